@@ -1,0 +1,162 @@
+"""Retrieval benchmark on the installed standard library (a script, not a test).
+
+    python bench/retrieval.py [--queries 200] [--out bench/results/retrieval.json]
+
+Speed: chunks, cold index time, no-change refresh, one-file-change refresh, warm
+in-process query latency p50/p95 per mode over 200 mixed queries, peak RSS.
+Quality: first sentences of stdlib function docstrings as queries, with every
+docstring blanked out of the indexed copy (line numbers kept); MRR@10 and hit@10
+per mode against a plain keyword-count baseline.
+Timings are noisy on 2 shared cores: compare ratios within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from stdlib_corpus import Query, make_corpus, sample  # noqa: E402
+
+from caas_tui.models import Chunk  # noqa: E402
+from caas_tui.retrieve.engine import Engine  # noqa: E402
+
+MODES = ("bm25", "dense", "hybrid")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def _mixed_queries(engine: Engine, nl: list[Query], n: int) -> list[str]:
+    """Natural-language sentences, bare identifiers and partial words, in equal parts."""
+    symbols = sorted({c.symbol.rsplit(".", 1)[-1] for c in engine.chunks() if c.symbol and c.kind == "code"})
+    step = max(1, len(symbols) // n)
+    idents = symbols[::step][: n // 3]
+    partial = [s[: max(3, len(s) // 2)] for s in symbols[1::step][: n // 3]]
+    sentences = [q.text for q in nl][: n - len(idents) - len(partial)]
+    mixed = [x for trio in zip(sentences, idents, partial) for x in trio]
+    return (mixed + sentences)[:n]
+
+
+def speed(work: Path, n_queries: int, quality_queries: list[Query]) -> dict[str, object]:
+    corpus = work / "speed"
+    make_corpus(corpus, blank_docstrings=False)
+    index_dir = work / "speed-index"
+    t0 = time.perf_counter()
+    engine = Engine.open(corpus, index_dir=index_dir)
+    cold = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    engine.refresh()
+    no_change = time.perf_counter() - t0
+    victim = corpus / "json" / "encoder.py"
+    victim.write_text(victim.read_text() + "\n\ndef bench_added(x):\n    return x\n")
+    t0 = time.perf_counter()
+    engine.refresh()
+    one_file = time.perf_counter() - t0
+    queries = _mixed_queries(engine, quality_queries, n_queries)
+    latency: dict[str, dict[str, float]] = {}
+    for mode in MODES:
+        for q in queries[:20]:  # warm caches
+            engine.search(q, 10, mode=mode)
+        times = []
+        for q in queries:
+            t0 = time.perf_counter()
+            engine.search(q, 10, mode=mode)
+            times.append((time.perf_counter() - t0) * 1000)
+        latency[mode] = {"p50_ms": statistics.median(times), "p95_ms": _pct(times, 0.95)}
+    chunks = len(engine.chunks())
+    files = len(engine.store.manifest.files) if engine.store.manifest else 0
+    engine.close()
+    return {
+        "files": files,
+        "chunks": chunks,
+        "cold_index_s": cold,
+        "refresh_no_change_s": no_change,
+        "refresh_one_file_s": one_file,
+        "latency": latency,
+        "hybrid_over_bm25_p95": latency["hybrid"]["p95_ms"] / max(latency["bm25"]["p95_ms"], 1e-9),
+        "queries": len(queries),
+    }
+
+
+def _is_target(chunk: Chunk, q: Query) -> bool:
+    return chunk.path == q.path and chunk.symbol == q.symbol and chunk.kind == "code"
+
+
+def _keyword_baseline(chunks: list[Chunk], q: Query) -> list[Chunk]:
+    words = set(_WORD.findall(q.text.lower()))
+    scored = []
+    for c in chunks:
+        counts = Counter(_WORD.findall(c.text.lower()))
+        s = sum(counts[w] for w in words)
+        if s:
+            scored.append((-s, c.path, c.start_line, c))
+    scored.sort(key=lambda t: t[:3])
+    return [t[3] for t in scored[:10]]
+
+
+def quality(work: Path, n_queries: int) -> tuple[dict[str, dict[str, float]], list[Query]]:
+    corpus = work / "quality"
+    queries = make_corpus(corpus, blank_docstrings=True)
+    chosen = sample(queries, n_queries)
+    engine = Engine.open(corpus, index_dir=work / "quality-index")
+    chunks = [c for c in engine.chunks() if c.kind == "code"]
+    results: dict[str, dict[str, float]] = {}
+    rankers = {m: (lambda q, m=m: [h.chunk for h in engine.search(q.text, 10, mode=m)]) for m in MODES}
+    rankers["keyword"] = lambda q: _keyword_baseline(chunks, q)
+    for name, ranker in rankers.items():
+        rr, hit = [], 0
+        for q in chosen:
+            ranked = ranker(q)
+            pos = next((i for i, c in enumerate(ranked, 1) if _is_target(c, q)), None)
+            rr.append(1 / pos if pos else 0.0)
+            hit += pos is not None
+        results[name] = {"mrr@10": statistics.fmean(rr), "hit@10": hit / len(chosen)}
+    engine.close()
+    return results, chosen
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "retrieval.json")
+    ap.add_argument("--skip-speed", action="store_true")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="caas-bench-") as tmp:
+        work = Path(tmp)
+        qual, chosen = quality(work, args.queries)
+        spd = None if args.skip_speed else speed(work, args.queries, chosen)
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    report = {"quality": qual, "speed": spd, "peak_rss_mb": rss_mb, "n_quality_queries": len(chosen)}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2))
+    print("| mode | MRR@10 | hit@10 |" + (" p50 ms | p95 ms |" if spd else ""))
+    print("|---|---|---|" + ("---|---|" if spd else ""))
+    for name, r in qual.items():
+        lat = spd["latency"].get(name) if spd else None  # type: ignore[union-attr]
+        extra = f" {lat['p50_ms']:.1f} | {lat['p95_ms']:.1f} |" if lat else (" - | - |" if spd else "")
+        print(f"| {name} | {r['mrr@10']:.3f} | {r['hit@10']:.3f} |{extra}")
+    if spd:
+        print(
+            f"\nchunks {spd['chunks']} in {spd['files']} files; cold index {spd['cold_index_s']:.1f} s; "
+            f"no-change refresh {spd['refresh_no_change_s']:.2f} s; one-file refresh {spd['refresh_one_file_s']:.2f} s; "
+            f"hybrid/bm25 p95 {spd['hybrid_over_bm25_p95']:.2f}x; peak RSS {rss_mb:.0f} MB"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,4 @@
+from caas_tui.cli.main import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

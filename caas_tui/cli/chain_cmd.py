@@ -1,0 +1,106 @@
+"""``caas-tui chain``: the dependency neighbourhood of a symbol, as a tree or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rich.console import Console
+from rich.text import Text
+from rich.tree import Tree
+
+from caas_tui.cli.common import add_root, notify, open_engine
+from caas_tui.errors import CaasError
+from caas_tui.graph import EDGE_KINDS, REVERSE_NAMES
+from caas_tui.retrieve.chain import DEFAULT_DEPTH, MAX_HOPS, Chain
+from caas_tui.retrieve.engine import Engine
+
+EDGE_NAMES = tuple(dict.fromkeys([*EDGE_KINDS, *REVERSE_NAMES.values()]))
+_EDGE_STYLE = {
+    "calls": "cyan", "called_by": "cyan", "imports": "blue", "inherits": "magenta", "overrides": "magenta",
+    "tests": "green", "documents": "yellow", "mentions_upstream": "red",
+}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "chain",
+        help="show what a symbol calls, is called by, tests and docs around it (a symbol name or a search query)",
+    )
+    add_root(p)
+    p.add_argument("--depth", type=int, default=DEFAULT_DEPTH, metavar="N", help=f"hops from the root (default {DEFAULT_DEPTH})")
+    p.add_argument("--max-hops", type=int, default=MAX_HOPS, metavar="N", help=f"stop after N hops (default {MAX_HOPS})")
+    p.add_argument("--edge", action="append", choices=EDGE_NAMES, default=None, help="only follow this edge (repeatable)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a tree")
+    p.add_argument("target", metavar="SYMBOL_OR_QUERY", help="qualified or short symbol name, else a search query")
+
+
+def resolve_target(engine: Engine, target: str) -> tuple[str | None, str]:
+    """A graph node id for ``target`` and how it was found (``symbol`` | ``search``)."""
+    found = engine.graph.find(target)
+    if found:
+        if len(found) > 1:
+            others = ", ".join(n.id for n in found[1:4]) + (" ..." if len(found) > 4 else "")
+            notify(f"{target!r} is ambiguous; using {found[0].id} (also: {others})")
+        return found[0].id, "symbol"
+    for hit in engine.search(target, 10, kinds=("code", "test", "api")):
+        symbol = hit.chunk.symbol
+        if symbol and symbol in engine.graph.nodes:
+            return symbol, "search"
+    return None, "search"
+
+
+def _label(edge: str | None, node_id: str, label: str, kind: str, path: str, start: int, end: int, conf: float | None) -> Text:
+    text = Text()
+    if edge:
+        text.append(edge, style=_EDGE_STYLE.get(edge, ""))
+        text.append(" ")
+    text.append(label if kind in ("doc", "upstream", "api") else node_id, style="bold")
+    text.append(f"  {kind}  ", style="dim")
+    text.append(f"{path}:{start}-{end}")
+    if conf is not None and conf < 1.0:
+        text.append(f"  ({conf:.2f})", style="dim")
+    return text
+
+
+def render_tree(result: Chain) -> Tree:
+    node = result.root_node
+    assert node is not None
+    tree = Tree(_label(None, node.id, node.label, node.kind, node.path, node.start_line, node.end_line, None))
+    branches = {node.id: tree}
+    for hop in result.hops:  # breadth-first: a hop's parent is always placed before it
+        parent = branches[hop.from_]
+        branches[hop.to] = parent.add(
+            _label(hop.edge, hop.to, hop.label, hop.kind, hop.path, hop.start_line, hop.end_line, hop.confidence)
+        )
+    return tree
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.depth < 1:
+        raise CaasError("--depth must be at least 1")
+    if args.max_hops < 1:
+        raise CaasError("--max-hops must be at least 1")
+    engine = open_engine(args)
+    try:
+        root, how = resolve_target(engine, args.target)
+        if root is None:
+            raise CaasError(f"{args.target!r}: no symbol of that name, and no code matches it as a query")
+        result = engine.related(root, args.depth, max_hops=args.max_hops, edges=args.edge)
+        if args.json:
+            payload = {**result.to_json(), "query": args.target, "resolved_by": how}
+            sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+        else:
+            console = Console(highlight=False)
+            if how == "search":
+                console.print(Text(f"{args.target!r} is not a symbol; showing the top code hit's symbol {root}", style="dim"))
+            console.print(render_tree(result))
+            if not result.hops:
+                console.print(Text("no edges: nothing in the project calls, tests or documents it, nor does it use anything", style="dim"))
+            if result.truncated:
+                console.print(Text(f"truncated at {args.max_hops} hops; use --depth, --edge or --max-hops to narrow or widen", style="yellow"))
+        sys.stdout.flush()
+    finally:
+        engine.close()
+    return 0

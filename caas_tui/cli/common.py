@@ -1,0 +1,59 @@
+"""Options and helpers shared by the headless commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from caas_tui.index.store import Progress as ProgressFn
+from caas_tui.retrieve.engine import Engine
+
+stderr = Console(stderr=True, highlight=False)
+
+
+def add_root(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--root", type=Path, default=Path("."), metavar="DIR", help="project root (default: .)")
+    parser.add_argument("--index-dir", type=Path, default=None, metavar="DIR", help="index location (default: DIR/.caas)")
+    parser.add_argument("--model", default=None, metavar="PATH_OR_HUB_ID", help="model2vec model for the dense channel")
+
+
+def notify(message: str) -> None:
+    stderr.print(f"caas-tui: {message}", markup=False)
+
+
+@contextmanager
+def progress_bar(enabled: bool | None = None) -> Iterator[ProgressFn | None]:
+    """A Rich progress bar on an interactive stderr, nothing otherwise (CI logs stay clean)."""
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        yield None
+        return
+    columns = (TextColumn("{task.description:>10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=stderr, transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
+def open_engine(args: argparse.Namespace, *, refresh: bool = True) -> Engine:
+    with progress_bar() as update:
+        return Engine.open(
+            args.root,
+            progress=update,
+            notify=notify,
+            refresh=refresh,
+            index_dir=args.index_dir,
+            model=args.model,
+        )

@@ -1,0 +1,108 @@
+"""Project configuration: ``ROOT/caas.toml`` merged over defaults.
+
+Example::
+
+    [index]
+    include = ["src/**", "docs/**"]
+    exclude = ["**/generated/**"]
+    upstream = ["upstream", "third_party_docs"]
+    max_file_bytes = 1000000
+    dir = ".caas"
+    model = "/abs/path/to/model2vec-model"   # or a hub id; empty = shipped default
+
+    [search]
+    rrf_k = 60
+    bm25_weight = 1.0
+    dense_weight = 1.0
+
+    [review]
+    model = "claude-sonnet-4-6"
+    concurrency = 4
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from caas_tui.errors import ConfigError
+
+CONFIG_FILE = "caas.toml"
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    root: Path
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    upstream: tuple[str, ...] = ("upstream",)
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    index_dir: Path | None = None  # absolute; None means ROOT/.caas
+    model: str | None = None  # None = the shipped default model
+    rrf_k: float = 60.0
+    bm25_weight: float = 1.0
+    dense_weight: float = 1.0
+    review_model: str = "claude-sonnet-4-6"
+    review_concurrency: int = 4
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def caas_dir(self) -> Path:
+        return self.index_dir if self.index_dir is not None else self.root / ".caas"
+
+    def with_overrides(self, **changes: Any) -> "Config":
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def _strings(value: Any, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise ConfigError(f"caas.toml: {key} must be a string or a list of strings")
+
+
+def _number(value: Any, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"caas.toml: {key} must be a number")
+    return float(value)
+
+
+def load_config(root: Path, **overrides: Any) -> Config:
+    """Read ``root/caas.toml`` (optional) and apply non-None keyword overrides."""
+    root = root.resolve()
+    cfg = Config(root=root)
+    path = root / CONFIG_FILE
+    if path.is_file():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
+        index = data.get("index", {})
+        search = data.get("search", {})
+        review = data.get("review", {})
+        changes: dict[str, Any] = {}
+        for key in ("include", "exclude", "upstream"):
+            if key in index:
+                changes[key] = _strings(index[key], f"index.{key}")
+        if "max_file_bytes" in index:
+            changes["max_file_bytes"] = int(_number(index["max_file_bytes"], "index.max_file_bytes"))
+        if "dir" in index:
+            d = Path(str(index["dir"]))
+            changes["index_dir"] = d if d.is_absolute() else root / d
+        if index.get("model"):
+            changes["model"] = str(index["model"])
+        for key in ("rrf_k", "bm25_weight", "dense_weight"):
+            if key in search:
+                changes[key] = _number(search[key], f"search.{key}")
+        if "model" in review:
+            changes["review_model"] = str(review["model"])
+        if "concurrency" in review:
+            changes["review_concurrency"] = max(1, int(_number(review["concurrency"], "review.concurrency")))
+        cfg = replace(cfg, **changes)
+    if overrides.get("index_dir") is not None:
+        overrides["index_dir"] = Path(overrides["index_dir"]).resolve()
+    return cfg.with_overrides(**overrides)

@@ -1,0 +1,299 @@
+"""The on-disk index: chunks, a lexical index and vectors, refreshed incrementally.
+
+Layout under ``<caas_dir>/index/``: ``manifest.json``, ``chunks.sqlite``,
+``lexical/`` (Whoosh), ``vectors/``. Verdicts and other state live beside
+``index/`` and survive a rebuild, which only ever wipes ``index/``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from caas_tui.config import Config
+from caas_tui.errors import IndexStoreError, ProjectError
+from caas_tui.graph import Fragment, SymbolGraph, build_graph, extract_fragment, load_fragments, save_fragments
+from caas_tui.index.chunkdb import ChunkDB
+from caas_tui.index.embed import load_encoder
+from caas_tui.index.lexical import WhooshLexical
+from caas_tui.index.manifest import SCHEMA_VERSION, FileRecord, Manifest, read_manifest, write_manifest
+from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
+from caas_tui.index.vectors import ExactVectorIndex, make_vector_index
+from caas_tui.ingest import chunk_file
+from caas_tui.models import Chunk, SourceFile
+from caas_tui.sources import FileEntry, Skipped, discover, load
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+Notify = Callable[[str], None]
+
+_EMBED_CHARS = 4000  # a static model averages token vectors: past this, more text only dilutes
+_LOCK_WAIT_S = 120.0
+
+
+def embed_text(chunk: Chunk) -> str:
+    return (chunk.context_header() + "\n" + chunk.text)[:_EMBED_CHARS]
+
+
+@dataclass(slots=True)
+class RefreshStats:
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    chunks_added: int = 0
+    chunks_removed: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    rebuilt: bool = False
+    seconds: float = 0.0
+
+    @property
+    def changed_any(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+
+class IndexStore:
+    """Owns ``<caas_dir>/index``. Not thread-safe: the engine serialises calls."""
+
+    def __init__(self, cfg: Config, encoder: Encoder, notify: Notify | None = None) -> None:
+        self.cfg = cfg
+        self.encoder = encoder
+        self.directory = cfg.caas_dir / "index"
+        self._notify = notify or (lambda _msg: None)
+        self.manifest: Manifest | None = None
+        self.lexical: LexicalBackend | None = None
+        self.vectors: VectorIndex | None = None
+        self.db: ChunkDB | None = None
+        self.chunks: dict[str, Chunk] = {}
+        self.last_stats: RefreshStats | None = None  # of the latest refresh or rebuild
+        # -- symbol graph (graph/): per-file fragments persisted in graph.json, resolved on change
+        self.fragments: dict[str, Fragment] = {}
+        self.graph: SymbolGraph = SymbolGraph()
+
+    # -- opening -----------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        cfg: Config,
+        *,
+        encoder: Encoder | None = None,
+        notify: Notify | None = None,
+        progress: Progress | None = None,
+        refresh: bool = True,
+    ) -> "IndexStore":
+        if not cfg.root.is_dir():
+            raise ProjectError(f"{cfg.root}: not a directory")
+        store = cls(cfg, encoder or load_encoder(cfg.model), notify)
+        with store._writer_lock(wait=store.manifest_usable() is None) as have_lock:
+            reason = store.manifest_usable()
+            if reason is None:
+                try:
+                    store._load_parts()
+                except IndexStoreError as exc:
+                    reason = f"{exc}; rebuilding the index"
+            if reason is not None:
+                if not have_lock:
+                    raise IndexStoreError("another caas-tui process is building the index; try again shortly")
+                if reason != "new":
+                    store._notify(reason)
+                store._rebuild(progress)
+            elif refresh and have_lock:
+                store.refresh(progress=progress, _locked=True)
+        return store
+
+    def manifest_usable(self) -> str | None:
+        """``None`` if the on-disk index can be used, else why not (``"new"``: none yet)."""
+        try:
+            manifest = read_manifest(self.directory)
+        except IndexStoreError as exc:
+            return f"{exc}; rebuilding the index"
+        if manifest is None:
+            return "new"
+        if manifest.schema != SCHEMA_VERSION:
+            return f"index is schema v{manifest.schema}, this version needs v{SCHEMA_VERSION}; rebuilding"
+        if manifest.model_id != self.encoder.model_id:
+            return f"index was built with model {manifest.model_id}; rebuilding with {self.encoder.model_id}"
+        if manifest.state != "clean":
+            return "index was left incomplete by an interrupted build; rebuilding"
+        self.manifest = manifest
+        return None
+
+    def _load_parts(self) -> None:
+        self.close()
+        self.lexical = WhooshLexical.open(self.directory / "lexical")
+        self.vectors = ExactVectorIndex.load(self.directory / "vectors")
+        self.db = ChunkDB(self.directory / "chunks.sqlite")
+        self.chunks = {c.id: c for c in self.db.all()}
+        assert self.manifest is not None
+        expected = sum(len(rec.chunks) for rec in self.manifest.files.values())
+        if len(self.chunks) != expected:
+            raise IndexStoreError(f"{self.directory}: chunk store disagrees with the manifest")
+        # symbol graph: a missing, old or mismatched graph.json rebuilds the index like any bad part
+        self.fragments = load_fragments(self.directory)
+        if set(self.fragments) != set(self.manifest.files):
+            raise IndexStoreError(f"{self.directory}: symbol graph disagrees with the manifest")
+        self.graph = build_graph(self.fragments)
+
+    def _rebuild(self, progress: Progress | None) -> None:
+        self.close()
+        if self.directory.exists() and not self.directory.is_dir():
+            raise IndexStoreError(f"{self.directory}: exists and is not an index directory; move it away")
+        try:
+            if self.directory.exists():
+                shutil.rmtree(self.directory)
+            self.directory.mkdir(parents=True)
+        except OSError as exc:
+            raise IndexStoreError(f"{self.directory}: cannot rebuild the index ({exc.strerror or exc})") from exc
+        self.manifest = Manifest(model_id=self.encoder.model_id, dims=self.encoder.dims)
+        write_manifest(self.directory, self.manifest)
+        self.lexical = WhooshLexical.create(self.directory / "lexical")
+        self.vectors = make_vector_index(0)
+        self.db = ChunkDB(self.directory / "chunks.sqlite")
+        self.chunks = {}
+        self.fragments = {}  # symbol graph
+        self.refresh(progress=progress, _locked=True, _force_write=True)
+        if self.last_stats is not None:
+            self.last_stats.rebuilt = True
+
+    # -- refreshing --------------------------------------------------------------
+    def refresh(self, progress: Progress | None = None, *, _locked: bool = False, _force_write: bool = False) -> RefreshStats:
+        """Bring the index up to date with the files; only changed files are redone."""
+        if not _locked:
+            with self._writer_lock(wait=False) as have_lock:
+                if not have_lock:
+                    return RefreshStats(warnings=["another caas-tui process is updating the index"])
+                return self.refresh(progress, _locked=True, _force_write=_force_write)
+        start = time.perf_counter()
+        assert self.manifest is not None and self.lexical and self.vectors is not None and self.db
+        stats = RefreshStats()
+        discovery = discover(self.cfg)
+        stats.skipped.extend(discovery.skipped)
+        if not discovery.entries and not self.manifest.files:
+            raise ProjectError(f"{self.cfg.root}: no code or docs to index")
+        todo: list[SourceFile] = []
+        seen: set[str] = set()
+        mtime_only: list[tuple[str, FileEntry]] = []
+        for entry in discovery.entries:
+            seen.add(entry.path)
+            rec = self.manifest.files.get(entry.path)
+            if rec and rec.mtime == entry.mtime and rec.size == entry.size:
+                continue
+            loaded = load(self.cfg, entry)
+            if isinstance(loaded, Skipped):
+                stats.skipped.append(loaded)
+                continue  # keep whatever was indexed before rather than lose it
+            stats.warnings.extend(loaded.warnings)
+            if rec and rec.sha256 == loaded.sha256:
+                mtime_only.append((entry.path, entry))
+                continue
+            (stats.changed if rec else stats.added).append(entry.path)
+            todo.append(loaded)
+        stats.removed = sorted(set(self.manifest.files) - seen)
+        for path, entry in mtime_only:
+            self.manifest.files[path].mtime = entry.mtime
+        if not (todo or stats.removed or _force_write):
+            if mtime_only:
+                write_manifest(self.directory, self.manifest)
+            stats.seconds = time.perf_counter() - start
+            self.last_stats = stats
+            return stats
+        self._apply(todo, stats, progress)
+        self.manifest.skipped = [{"path": s.path, "reason": s.reason} for s in stats.skipped]
+        self.manifest.warnings = stats.warnings[-200:]
+        self.manifest.state = "clean"
+        write_manifest(self.directory, self.manifest)
+        stats.seconds = time.perf_counter() - start
+        self.last_stats = stats
+        return stats
+
+    def _apply(self, todo: list[SourceFile], stats: RefreshStats, progress: Progress | None) -> None:
+        assert self.manifest is not None and self.lexical and self.vectors is not None and self.db
+        self.manifest.state = "dirty"
+        write_manifest(self.directory, self.manifest)
+        old_ids: list[str] = []
+        for path in stats.removed + [s.path for s in todo]:
+            rec = self.manifest.files.pop(path, None)
+            if rec:
+                old_ids.extend(rec.chunks)
+            self.fragments.pop(path, None)  # symbol graph
+        new_chunks: list[Chunk] = []
+        total = len(todo)
+        for i, src in enumerate(todo, 1):
+            chunks = chunk_file(src)
+            new_chunks.extend(chunks)
+            self.fragments[src.path] = extract_fragment(src, chunks)  # symbol graph
+            self.manifest.files[src.path] = FileRecord(
+                sha256=src.sha256, mtime=src.mtime, size=src.size, kind=src.kind, chunks=[c.id for c in chunks]
+            )
+            if progress and (i % 50 == 0 or i == total):
+                progress("chunking", i, total)
+        stats.chunks_removed = len(old_ids)
+        stats.chunks_added = len(new_chunks)
+        if old_ids:
+            self.lexical.delete(old_ids)
+            self.vectors.remove(old_ids)
+        self._embed(new_chunks, progress)
+        if progress:
+            progress("lexical", 0, 1)
+        self.lexical.add(new_chunks)
+        self.lexical.commit()
+        if progress:
+            progress("lexical", 1, 1)
+        self.vectors.save(self.directory / "vectors")
+        self.db.replace(old_ids, new_chunks)
+        for cid in old_ids:
+            self.chunks.pop(cid, None)
+        self.chunks.update((c.id, c) for c in new_chunks)
+        # symbol graph: written while the manifest still says dirty; only changed files were re-read
+        save_fragments(self.directory, self.fragments)
+        self.graph = build_graph(self.fragments)
+
+    def _embed(self, chunks: list[Chunk], progress: Progress | None) -> None:
+        assert self.vectors is not None
+        batch = 1024
+        for start in range(0, len(chunks), batch):
+            part = chunks[start : start + batch]
+            vecs = self.encoder.encode([embed_text(c) for c in part])
+            self.vectors.upsert([c.id for c in part], vecs)
+            if progress:
+                progress("embedding", min(start + batch, len(chunks)), len(chunks))
+
+    # -- locking -----------------------------------------------------------------
+    @contextmanager
+    def _writer_lock(self, *, wait: bool) -> Iterator[bool]:
+        """An exclusive inter-process lock for writers; yields whether it was taken."""
+        try:
+            self.cfg.caas_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.cfg.caas_dir / "index.lock", os.O_CREAT | os.O_RDWR, 0o644)
+        except OSError as exc:
+            raise IndexStoreError(f"{self.cfg.caas_dir}: cannot write the index here ({exc.strerror or exc})") from exc
+        deadline = time.monotonic() + (_LOCK_WAIT_S if wait else 0.0)
+        have = False
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    have = True
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        break
+                    time.sleep(0.1)
+            yield have
+        finally:
+            if have:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def close(self) -> None:
+        if self.lexical is not None:
+            self.lexical.close()
+        if self.db is not None:
+            self.db.close()
+        self.lexical = None
+        self.db = None

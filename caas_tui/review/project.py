@@ -1,0 +1,191 @@
+"""The project's Python modules as the static reviewer sees them: parsed once per
+review run, with their top-level bindings and class bodies indexed.
+
+Which modules exist comes from the index (code chunks); their text comes from the
+files under the root (the same bytes the index hashed), read through the engine's
+path guard.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from dataclasses import dataclass, field
+
+from caas_tui.errors import CaasError
+from caas_tui.ingest import module_name
+from caas_tui.retrieve.engine import Engine
+from caas_tui.review.textutil import read_text, span_sha256, split_lines
+
+DefNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRef:
+    """``from module import name`` (name None: ``import module``)."""
+
+    module: str
+    name: str | None
+
+
+@dataclass(slots=True)
+class ModuleSource:
+    name: str
+    path: str
+    lines: list[str]
+    tree: ast.Module | None
+    bindings: dict[str, ast.AST | ImportRef] = field(default_factory=dict)
+    star_imports: list[str] = field(default_factory=list)
+    is_package: bool = False
+
+    @property
+    def dynamic(self) -> bool:
+        """A module ``__getattr__`` can produce any name."""
+        return "__getattr__" in self.bindings
+
+    def segment(self, node: ast.AST) -> str:
+        """Source text of ``node`` as written (``1e-3``, not ``0.001``)."""
+        text = ast.get_source_segment("\n".join(self.lines), node)
+        return text if text is not None else ast.unparse(node)
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        decos = getattr(node, "decorator_list", None) or []
+        start = min([getattr(node, "lineno", 1), *(d.lineno for d in decos)])
+        return start, getattr(node, "end_lineno", None) or start
+
+    def span_hash(self, start: int, end: int) -> str:
+        return span_sha256(self.lines, start, end)
+
+
+def _scope_statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Statements of one scope, looking through ``if``/``try``/``with`` (no new scope)."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        out.append(stmt)
+        if isinstance(stmt, (ast.If, ast.Try, ast.With)) or type(stmt).__name__ == "TryStar":
+            for name in ("body", "orelse", "finalbody"):
+                out.extend(_scope_statements(getattr(stmt, name, []) or []))
+            for handler in getattr(stmt, "handlers", []):
+                out.extend(_scope_statements(handler.body))
+    return out
+
+
+def assigned_names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for elt in target.elts for n in assigned_names(elt)]
+    return []
+
+
+def scope_bindings(body: list[ast.stmt], package: str, star: list[str] | None = None) -> dict[str, ast.AST | ImportRef]:
+    """Names bound by a module or class body -> the binding statement (last one wins)."""
+    out: dict[str, ast.AST | ImportRef] = {}
+    for stmt in _scope_statements(body):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out[stmt.name] = stmt
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                for name in assigned_names(target):
+                    out[name] = stmt
+        elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and isinstance(stmt.target, ast.Name):
+            out.setdefault(stmt.target.id, stmt)
+            if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                out[stmt.target.id] = stmt
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    out[alias.asname] = ImportRef(alias.name, None)
+                else:
+                    head = alias.name.split(".")[0]
+                    out[head] = ImportRef(head, None)
+        elif isinstance(stmt, ast.ImportFrom):
+            base = absolute_module(stmt.module, stmt.level, package)
+            if base is None:
+                continue
+            for alias in stmt.names:
+                if alias.name == "*":
+                    if star is not None:
+                        star.append(base)
+                else:
+                    out[alias.asname or alias.name] = ImportRef(base, alias.name)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            for name in assigned_names(stmt.target):
+                out[name] = stmt
+    return out
+
+
+def absolute_module(module: str | None, level: int, package: str) -> str | None:
+    if not level:
+        return module
+    parts = package.split(".") if package else []
+    if level - 1 > len(parts):
+        return None
+    base = parts[: len(parts) - (level - 1)]
+    if module:
+        base.append(module)
+    return ".".join(base) or None
+
+
+class Project:
+    """Project modules by qualified name, parsed lazily and cached."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.paths: dict[str, str] = {}
+        for chunk in engine.chunks():
+            if chunk.kind == "code" and chunk.language == "python" and chunk.path.endswith((".py", ".pyi")):
+                self.paths.setdefault(module_name(chunk.path), chunk.path)
+        self.packages = {name.split(".")[0] for name in self.paths}
+        # "a.b" is a package if it has an __init__ or any submodule a.b.x is indexed.
+        self.package_names = {".".join(n.split(".")[:i]) for n in self.paths for i in range(1, n.count(".") + 1)}
+        self._cache: dict[str, ModuleSource | None] = {}
+
+    def is_project(self, dotted: str) -> bool:
+        return dotted.split(".")[0] in self.packages
+
+    def has_module(self, name: str) -> bool:
+        return name in self.paths or name in self.package_names
+
+    def module(self, name: str) -> ModuleSource | None:
+        if name in self._cache:
+            return self._cache[name]
+        src: ModuleSource | None = None
+        path = self.paths.get(name)
+        if path is not None:
+            src = self._load(name, path)
+        self._cache[name] = src
+        return src
+
+    def module_for_path(self, path: str) -> ModuleSource | None:
+        return self.module(module_name(path))
+
+    def _load(self, name: str, path: str) -> ModuleSource | None:
+        try:
+            text = read_text(self.engine.resolve_path(path))
+        except CaasError:
+            return None
+        is_pkg = path.rsplit("/", 1)[-1].startswith("__init__.")
+        lines = split_lines(text)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return ModuleSource(name, path, lines, None, is_package=is_pkg)
+        package = name if is_pkg else name.rpartition(".")[0]
+        star: list[str] = []
+        bindings = scope_bindings(tree.body, package, star)
+        return ModuleSource(name, path, lines, tree, bindings, star, is_pkg)
+
+    def submodules(self, name: str) -> set[str]:
+        prefix = name + "."
+        return {n[len(prefix):].split(".")[0] for n in (*self.paths, *self.package_names) if n.startswith(prefix)}
+
+    def all_modules(self) -> list[ModuleSource]:
+        out = []
+        for name in sorted(self.paths):
+            src = self.module(name)
+            if src is not None and src.tree is not None:
+                out.append(src)
+        return out

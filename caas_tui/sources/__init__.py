@@ -1,0 +1,7 @@
+"""sources layer: files on disk -> ``FileEntry`` (discover) -> ``SourceFile`` (load)."""
+
+from caas_tui.sources.discover import discover
+from caas_tui.sources.entries import Discovery, FileEntry, Skipped, kind_of, language_of
+from caas_tui.sources.load import load
+
+__all__ = ["Discovery", "FileEntry", "Skipped", "discover", "kind_of", "language_of", "load"]

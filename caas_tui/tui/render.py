@@ -1,0 +1,262 @@
+"""Pure rendering helpers: domain objects in, Rich renderables out.
+
+Nothing here touches Textual widgets or the disk, so it is cheap to test and safe
+to call from a worker thread. Every string that comes from the project or from a
+reviewer goes into ``rich.text.Text`` (never markup): a ``[b]`` in a doc is text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.syntax import Syntax
+from rich.text import Text
+
+from caas_tui.models import Claim, Fix, Hit, Verdict
+
+# One colour per verdict: a foreground for badges and gutters, a tinted background
+# for claim spans in the doc (dark tints keep the doc text readable).
+VERDICT_FG: dict[str, str] = {
+    "consistent": "#5fd787",
+    "contradicted": "#ff5f5f",
+    "incomplete": "#ffaf00",
+    "unverified": "#87afff",
+    "stale": "#af87d7",
+    "pending": "#8a8a8a",
+}
+VERDICT_BG: dict[str, str] = {
+    "consistent": "#16361f",
+    "contradicted": "#4a1616",
+    "incomplete": "#453300",
+    "unverified": "#1b2a45",
+    "stale": "#33253f",
+    "pending": "#2a2a2a",
+}
+DECISION_MARK: dict[str, str] = {"pending": " ", "accepted": "✓", "rejected": "✗", "edited": "✎"}
+LEXERS: dict[str, str] = {"python": "python", "markdown": "markdown", "rst": "rst", "text": "text"}
+SYNTAX_THEME = "monokai"
+
+
+def verdict_label(verdict: Verdict | None) -> str:
+    return verdict.verdict if verdict is not None else "pending"
+
+
+def one_line(text: str, width: int) -> str:
+    """Collapse whitespace and cut to ``width`` characters (an ellipsis marks the cut)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: max(0, width - 1)] + "…"
+
+
+def badge(label: str) -> Text:
+    return Text(f" {label} ", style=f"bold #000000 on {VERDICT_FG.get(label, '#8a8a8a')}")
+
+
+# -- claims list -------------------------------------------------------------------
+def claim_prompt(claim: Claim, verdict: Verdict | None, decision: str, stale: bool = False) -> Text:
+    label = "stale" if stale else verdict_label(verdict)
+    text = Text()
+    text.append("● ", style=VERDICT_FG[label])
+    text.append(DECISION_MARK.get(decision, " ") + " ", style="bold")
+    text.append(f"L{claim.start_line:<4}", style="dim")
+    text.append(one_line(claim.text, 200))
+    return text
+
+
+# -- doc pane ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ClaimMark:
+    claim: Claim
+    label: str  # verdict label, "stale" or "pending"
+    selected: bool = False
+
+
+def _claim_pattern(text: str) -> re.Pattern[str] | None:
+    words = text.split()
+    if not words:
+        return None
+    return re.compile(r"\s+".join(re.escape(w) for w in words[:60]))
+
+
+def _span_of(claim: Claim, lines: Sequence[str], offsets: Sequence[int], body: str) -> tuple[int, int]:
+    """Character span of ``claim`` in ``body``: its exact words if found, else its whole lines.
+
+    Several claims can share a line (two sentences), so lines alone would paint both
+    claims over each other.
+    """
+    first = max(1, min(claim.start_line, len(lines)))
+    last = max(first, min(claim.end_line, len(lines)))
+    start, end = offsets[first - 1], offsets[last - 1] + len(lines[last - 1])
+    pattern = _claim_pattern(claim.text)
+    if pattern is not None:
+        found = pattern.search(body, start, end)
+        if found:
+            return found.start(), found.end()
+    return start, end
+
+
+def render_doc(text: str, marks: Iterable[ClaimMark]) -> list[tuple[Text, Text]]:
+    """The doc as (gutter, line) pairs: line numbers, each claim tinted by its verdict.
+
+    The caller wraps each line under its own gutter, so long prose lines stay readable
+    and line N can still be found on screen.
+    """
+    lines = text.split("\n")
+    offsets: list[int] = []
+    pos = 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line) + 1
+    body = Text(text)
+    gutter_marks: dict[int, tuple[str, bool]] = {}
+    for mark in marks:
+        start, end = _span_of(mark.claim, lines, offsets, text)
+        style = f"bold underline on {VERDICT_BG[mark.label]}" if mark.selected else f"on {VERDICT_BG[mark.label]}"
+        body.stylize(style, start, end)
+        for line_no in range(mark.claim.start_line, mark.claim.end_line + 1):
+            if line_no not in gutter_marks or mark.selected:
+                gutter_marks[line_no] = (mark.label, mark.selected)
+    width = len(str(len(lines)))
+    rows: list[tuple[Text, Text]] = []
+    for number, line in enumerate(body.split("\n", allow_blank=True), start=1):
+        gm = gutter_marks.get(number)
+        gutter = Text(no_wrap=True)
+        if gm is None:
+            gutter.append(f"{number:>{width}}  ", style="dim")
+        else:
+            label, selected = gm
+            gutter.append(f"{number:>{width}}", style="bold reverse" if selected else "dim")
+            gutter.append("▌ " if selected else "│ ", style=VERDICT_FG[label])
+        rows.append((gutter, line))
+    return rows
+
+
+# -- evidence pane -----------------------------------------------------------------
+def short_path(path: str, width: int) -> str:
+    """``…/tail/of/path`` when ``path`` is longer than ``width`` (the file name matters most)."""
+    return path if len(path) <= width else "…" + path[-(width - 1):]
+
+
+def hit_cells(hit: Hit) -> tuple[Text, ...]:
+    """Cells in column order: the ranks first, so they stay visible in a narrow pane."""
+    c = hit.chunk
+    rank = lambda r: Text("-" if r is None else str(r), justify="right")  # noqa: E731
+    symbol = Text(c.symbol or "-")
+    if hit.via:
+        symbol.append(f"  ({hit.via})", style="dim italic")
+    return (
+        Text(str(hit.rank), justify="right"),
+        Text(c.kind, style=_KIND_STYLE.get(c.kind, "")),
+        rank(hit.bm25_rank),
+        rank(hit.dense_rank),
+        Text(f"{hit.score:.4f}", justify="right"),
+        Text(short_path(f"{c.path}:{c.start_line}-{c.end_line}", 34)),
+        symbol,
+    )
+
+
+_KIND_STYLE = {"code": "#87d7ff", "test": "#d7af5f", "doc": "#afd787", "upstream": "#d787d7", "api": "#87d7d7"}
+
+
+def code_view(text: str, language: str, start_line: int) -> Syntax:
+    """Syntax-highlighted source with real file line numbers."""
+    return Syntax(
+        text,
+        LEXERS.get(language, "text"),
+        theme=SYNTAX_THEME,
+        line_numbers=True,
+        start_line=max(1, start_line),
+        word_wrap=False,
+        background_color="default",
+        indent_guides=False,
+    )
+
+
+def hit_header(hit: Hit) -> Text:
+    c = hit.chunk
+    head = Text(no_wrap=True, overflow="ellipsis")
+    head.append(f"{c.kind} ", style=_KIND_STYLE.get(c.kind, "bold"))
+    head.append(f"{c.path}:{c.start_line}-{c.end_line}", style="bold")
+    if c.symbol:
+        head.append(f"  {c.symbol}", style="italic")
+    return head
+
+
+# -- verdict panel -----------------------------------------------------------------
+def fix_diff(doc_path: str, doc_lines: Sequence[str], fix: Fix) -> str:
+    """A small unified diff of the fix against the doc lines it replaces."""
+    old = list(doc_lines[fix.start_line - 1 : fix.end_line])
+    new = fix.replacement.split("\n") if fix.replacement else []
+    out = [f"--- a/{doc_path}", f"+++ b/{doc_path}", f"@@ -{fix.start_line},{len(old)} +{fix.start_line},{len(new)} @@"]
+    out += [f"-{line}" for line in old]
+    out += [f"+{line}" for line in new]
+    return "\n".join(out)
+
+
+def verdict_view(
+    claim: Claim,
+    verdict: Verdict | None,
+    decision: str,
+    replacement: str | None,
+    doc_lines: Sequence[str],
+    stale: bool = False,
+) -> RenderableType:
+    """The verdict panel: label, reviewer, rationale, evidence and the fix as a diff."""
+    parts: list[RenderableType] = []
+    head = Text()
+    label = "stale" if stale else verdict_label(verdict)
+    head.append_text(badge(label))
+    if verdict is not None:
+        head.append(f"  by {verdict.reviewer}", style="bold")
+        if verdict.model:
+            head.append(f" ({verdict.model})", style="dim")
+    head.append(f"   decision: {decision}", style="bold" if decision != "pending" else "dim")
+    head.append(f"   {claim.doc_path}:{claim.start_line}-{claim.end_line}", style="dim")
+    parts.append(head)
+    if verdict is None:
+        parts.append(Text("Not reviewed yet: c reviews this claim, C the whole doc, ctrl+r with Claude.", style="dim"))
+        return Group(*parts)
+    if stale:
+        parts.append(Text("The doc changed since this verdict: review again (c).", style=VERDICT_FG["stale"]))
+    parts.append(Text(verdict.rationale or "(no rationale)"))
+    if verdict.checks:
+        parts.append(Text("Checked: " + "; ".join(verdict.checks), style="dim"))
+    if verdict.evidence:
+        ev = Text("Evidence:", style="bold")
+        for span in verdict.evidence:
+            ev.append("\n  ")
+            ev.append(f"{span.path}:{span.start_line}-{span.end_line}", style="#87d7ff")
+            if span.symbol:
+                ev.append(f"  {span.symbol}", style="italic")
+            if span.note:
+                ev.append(f"  {span.note}", style="dim")
+        parts.append(ev)
+    fix = verdict.fix
+    if fix is not None and replacement is not None and replacement != fix.replacement:
+        fix = Fix(fix.start_line, fix.end_line, replacement)
+    if fix is not None:
+        parts.append(Text("Proposed fix" + (" (edited)" if decision == "edited" else "") + ":", style="bold"))
+        parts.append(Syntax(fix_diff(claim.doc_path, doc_lines, fix), "diff", theme=SYNTAX_THEME,
+                            background_color="default", word_wrap=True))
+    else:
+        parts.append(Text("No fix proposed.", style="dim"))
+    return Group(*parts)
+
+
+def diff_view(patch: str) -> RenderableType:
+    if not patch.strip():
+        return Text("No accepted fixes yet: accept (a) or edit (e) a verdict with a fix first.", style="dim")
+    return Syntax(patch, "diff", theme=SYNTAX_THEME, background_color="default", word_wrap=False, line_numbers=False)
+
+
+def tally_text(counts: Mapping[str, int]) -> Text:
+    """``● 3 consistent ● 1 contradicted ...`` for the status line."""
+    out = Text()
+    for label in ("consistent", "contradicted", "incomplete", "unverified", "stale", "pending"):
+        n = counts.get(label, 0)
+        if n:
+            out.append("● ", style=VERDICT_FG[label])
+            out.append(f"{n} {label}  ")
+    return out

@@ -1,0 +1,104 @@
+"""Export: the patch of accepted fixes, then write it to a file or apply it to the docs."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from caas_tui.errors import CaasError
+from caas_tui.tui.render import diff_view
+from caas_tui.tui.screens.modals import ConfirmScreen, PathScreen
+from caas_tui.tui.session import Session
+from caas_tui.tui.widgets.panes import ScrollPane
+
+DEFAULT_PATCH = "caas-fixes.patch"
+
+
+class ExportScreen(Screen[None]):
+    BINDINGS = [
+        Binding("w", "write", "Write patch"),
+        Binding("A", "apply", "Apply to docs"),
+        Binding("escape,q", "back", "Back"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.patch: str = ""
+
+    def compose(self) -> ComposeResult:
+        yield ScrollPane("Building the patch…", id="patch", classes="pane")
+        yield Static(id="export-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#patch").border_title = "Accepted fixes"
+        self.query_one("#patch").focus()
+        self.load()
+
+    def _status(self, message: str) -> None:
+        self.query_one("#export-status", Static).update(Text(message, style="dim"))
+
+    @work(exclusive=True, group="export", exit_on_error=False)
+    async def load(self) -> None:
+        try:
+            self.patch = await self.session.store_call(self.session.need_port().patch)
+        except CaasError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            self.patch = ""
+        self.query_one("#patch", ScrollPane).show(diff_view(self.patch))
+        files = sum(1 for line in self.patch.split("\n") if line.startswith("+++ "))
+        hunks = sum(1 for line in self.patch.split("\n") if line.startswith("@@"))
+        self._status(f"{hunks} fix(es) in {files} file(s)  ·  w writes {DEFAULT_PATCH}, A applies to the docs"
+                     if self.patch.strip() else "Nothing accepted yet.")
+
+    def action_write(self) -> None:
+        if not self.patch.strip():
+            self.app.notify("Nothing to write: accept some fixes first.", severity="warning")
+            return
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self.write(path)
+
+        self.app.push_screen(PathScreen("Write the patch to (relative to the project root):", DEFAULT_PATCH), chosen)
+
+    @work(group="export-write", exit_on_error=False)
+    async def write(self, path: str) -> None:
+        try:
+            written = await asyncio.to_thread(self.session.write_patch, self.patch, path)
+        except CaasError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        self.app.notify(f"Wrote {written}", markup=False)
+        self._status(f"Wrote {written}")
+
+    def action_apply(self) -> None:
+        if not self.patch.strip():
+            self.app.notify("Nothing to apply: accept some fixes first.", severity="warning")
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.apply()
+
+        self.app.push_screen(ConfirmScreen("Apply the accepted fixes to the doc files on disk?"), confirmed)
+
+    @work(group="export-write", exit_on_error=False)
+    async def apply(self) -> None:
+        try:
+            changed = await self.session.store_call(self.session.need_port().apply)
+        except CaasError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        self.app.notify(f"Applied fixes to {len(changed)} file(s).", markup=False)
+        self.load()
+
+    def action_back(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,82 @@
+"""Every key binding, read from the classes that define them (so the list can't go stale)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+INTRO = (
+    "Letter keys act on the panes; while the query box has focus they type text instead "
+    "(escape leaves the box). ctrl+p opens the command palette."
+)
+
+
+def _sections() -> list[tuple[str, list[Binding]]]:
+    # Imported here: the screens import this module's neighbours, not the other way round.
+    from caas_tui.tui.app import CaasApp
+    from caas_tui.tui.screens.chain import ChainScreen
+    from caas_tui.tui.screens.export import ExportScreen
+    from caas_tui.tui.screens.main import MainScreen
+    from caas_tui.tui.screens.modals import ConfirmScreen, EditFixScreen
+    from caas_tui.tui.widgets.evidence import HitTable
+    from caas_tui.tui.widgets.lists import ClaimList
+    from caas_tui.tui.widgets.query import FilterBar
+
+    def binds(cls: type) -> list[Binding]:
+        return [b for b in cls.BINDINGS if isinstance(b, Binding)]
+
+    return [
+        ("Everywhere", binds(CaasApp) + [Binding("ctrl+p", "command_palette", "Command palette")]),
+        ("Triage screen", binds(MainScreen)),
+        ("Claims list / evidence table", binds(ClaimList) + binds(HitTable)[:0]
+         + [Binding("up,down", "", "Move"), Binding("tab", "", "Next pane")]),
+        ("Filter chips (tab to them)", binds(FilterBar)),
+        ("Chain view", binds(ChainScreen)),
+        ("Export", binds(ExportScreen)),
+        ("Edit fix", binds(EditFixScreen)),
+        ("Confirm", binds(ConfirmScreen)),
+    ]
+
+
+def _key_name(key: str) -> str:
+    names = {"slash": "/", "question_mark": "?", "escape": "esc", "space": "space"}
+    return ", ".join(names.get(k.strip(), k.strip()) for k in key.split(","))
+
+
+def help_table() -> Table:
+    table = Table(box=None, show_header=False, padding=(0, 2), expand=True)
+    table.add_column("key", style="bold #ffaf00", no_wrap=True, width=18)
+    table.add_column("does")
+    for title, bindings in _sections():
+        table.add_row(Text(title, style="bold underline"), "")
+        seen: set[str] = set()
+        for b in bindings:
+            desc = b.description or b.action.replace("_", " ")
+            key = _key_name(b.key)
+            if (key, desc) in seen:
+                continue
+            seen.add((key, desc))
+            table.add_row(Text(key), Text(desc))
+        table.add_row("", "")
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,f1,question_mark", "dismiss_help", "Close help")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog help"):
+            yield Static(Text(INTRO, style="italic"), markup=False)
+            with VerticalScroll():
+                yield Static(help_table(), markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+
+    def action_dismiss_help(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,1 @@
+"""Widgets of the review app: each owns one pane and knows nothing of the others."""

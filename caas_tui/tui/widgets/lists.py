@@ -1,0 +1,89 @@
+"""The docs list and the claims list (left column)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from caas_tui.models import Claim
+from caas_tui.tui.render import claim_prompt
+from caas_tui.tui.state import ClaimState, DocEntry
+
+_DOC_ICON = {"markdown": "md ", "rst": "rst", "python": "py ", "text": "txt"}
+
+
+class DocList(OptionList):
+    """Project docs: Markdown and reST first, then Python modules (for their docstrings)."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.docs: list[DocEntry] = []
+
+    def show(self, docs: Sequence[DocEntry]) -> None:
+        self.docs = list(docs)
+        options = []
+        for doc in docs:
+            prompt = Text()
+            prompt.append(_DOC_ICON.get(doc.language, "   ") + " ", style="dim")
+            prompt.append(doc.path)
+            options.append(Option(prompt, id=doc.path))
+        self.set_options(options)
+
+    def select_path(self, path: str) -> None:
+        try:
+            self.highlighted = self.get_option_index(path)
+        except LookupError:
+            pass
+
+
+class ClaimList(OptionList):
+    """Claims of the open doc, each marked with its verdict colour and decision."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Next claim", show=False),
+        Binding("k", "cursor_up", "Previous claim", show=False),
+    ]
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.claims: list[Claim] = []
+
+    def show(self, claims: Sequence[Claim], states: Mapping[str, ClaimState]) -> None:
+        self.claims = list(claims)
+        self.set_options(Option(self._prompt(c, states.get(c.id)), id=c.id) for c in claims)
+        if claims:
+            self.highlighted = 0
+
+    def refresh_states(self, states: Mapping[str, ClaimState]) -> None:
+        """Repaint the prompts of claims whose state changed (keeps the highlight)."""
+        for claim in self.claims:
+            if claim.id in states:
+                self.replace_option_prompt(claim.id, self._prompt(claim, states[claim.id]))
+
+    @staticmethod
+    def _prompt(claim: Claim, state: ClaimState | None) -> Text:
+        if state is None:
+            return claim_prompt(claim, None, "pending")
+        return claim_prompt(claim, state.verdict, state.decision, state.stale)
+
+    @property
+    def current(self) -> Claim | None:
+        idx = self.highlighted
+        if idx is None or not 0 <= idx < len(self.claims):
+            return None
+        return self.claims[idx]
+
+    def select_claim(self, claim_id: str) -> None:
+        try:
+            self.highlighted = self.get_option_index(claim_id)
+        except LookupError:
+            pass

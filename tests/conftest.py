@@ -1,0 +1,100 @@
+"""Shared fixtures: small real projects on disk (no fakes: the real index is used)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "sample_project"
+
+
+def write(root: Path, rel: str, text: str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def tiny_project(tmp_path: Path) -> Path:
+    """A two-module package, a test, a guide and an upstream page."""
+    root = tmp_path / "proj"
+    write(root, "pkg/__init__.py", '"""A tiny physics package."""\n')
+    write(
+        root,
+        "pkg/world.py",
+        '''
+        """The world holds bodies."""
+
+        from pkg.sched import Scheduler
+
+
+        class World:
+            """A simulation world."""
+
+            def __init__(self) -> None:
+                self.bodies: list[str] = []
+                self.scheduler = Scheduler()
+
+            def add_body(self, name: str, mass: float = 1.0) -> str:
+                """Add a body and return its name."""
+                self.bodies.append(name)
+                return name
+
+            def remove_body(self, name: str) -> None:
+                """Queue a body for removal at the end of the step."""
+                self.scheduler.defer(name)
+        ''',
+    )
+    write(
+        root,
+        "pkg/sched.py",
+        '''
+        """Deferred work."""
+
+
+        class Scheduler:
+            def __init__(self) -> None:
+                self.pending: list[str] = []
+
+            def defer(self, item: str) -> None:
+                """Run ``item`` when the frame ends."""
+                self.pending.append(item)
+        ''',
+    )
+    write(
+        root,
+        "tests/test_world.py",
+        '''
+        from pkg.world import World
+
+
+        def test_remove_is_deferred():
+            w = World()
+            w.add_body("a")
+            w.remove_body("a")
+            assert w.bodies == ["a"]
+        ''',
+    )
+    write(
+        root,
+        "docs/guide.md",
+        """
+        # Guide
+
+        ## Bodies
+
+        Call `World.remove_body` to delete a body immediately.
+
+        ```python
+        from pkg.world import World
+        w = World()
+        w.add_body("crate", mass=2.0)
+        ```
+        """,
+    )
+    write(root, "upstream/engine.md", "# Engine\n\nRemovals are deferred to the end of the frame.\n")
+    return root
