@@ -94,7 +94,10 @@ def load_config(root: Path, **overrides: Any) -> Config:
             d = Path(str(index["dir"]))
             changes["index_dir"] = d if d.is_absolute() else root / d
         if index.get("model"):
-            changes["model"] = str(index["model"])
+            spec = str(index["model"])
+            # A relative path means relative to the project, not to wherever caas-tui runs.
+            local = root / spec
+            changes["model"] = str(local) if spec.startswith(".") or local.exists() else spec
         for key in ("rrf_k", "bm25_weight", "dense_weight"):
             if key in search:
                 changes[key] = _number(search[key], f"search.{key}")

@@ -113,6 +113,8 @@ def test_many_small_upserts_keep_all_rows() -> None:
         index.upsert([f"id{i:03d}"], vecs[i : i + 1])
     assert len(index) == 300
     assert index.search(vecs[123], k=1)[0][0] == "id123"
+    narrow = index.search(vecs[123], k=5, allowed={"id123", "id007", "gone"})  # scores only 2 rows
+    assert [cid for cid, _ in narrow] == ["id123", "id007"]
 
 
 def test_exact_save_load_round_trip(tmp_path: Path) -> None:

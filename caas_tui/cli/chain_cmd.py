@@ -51,10 +51,15 @@ def resolve_target(engine: Engine, target: str) -> tuple[str | None, str]:
     return None, "search"
 
 
+def _edge_text(edge: str, outgoing: bool) -> str:
+    """``<- tests``: the child points at its parent (a test of it, a doc about it)."""
+    return edge if outgoing or edge in REVERSE_NAMES.values() else f"<- {edge}"
+
+
 def _label(edge: str | None, node_id: str, label: str, kind: str, path: str, start: int, end: int, conf: float | None) -> Text:
     text = Text()
     if edge:
-        text.append(edge, style=_EDGE_STYLE.get(edge, ""))
+        text.append(edge, style=_EDGE_STYLE.get(edge.removeprefix("<- "), ""))
         text.append(" ")
     text.append(label if kind in ("doc", "upstream", "api") else node_id, style="bold")
     text.append(f"  {kind}  ", style="dim")
@@ -72,7 +77,7 @@ def render_tree(result: Chain) -> Tree:
     for hop in result.hops:  # breadth-first: a hop's parent is always placed before it
         parent = branches[hop.from_]
         branches[hop.to] = parent.add(
-            _label(hop.edge, hop.to, hop.label, hop.kind, hop.path, hop.start_line, hop.end_line, hop.confidence)
+            _label(_edge_text(hop.edge, hop.outgoing), hop.to, hop.label, hop.kind, hop.path, hop.start_line, hop.end_line, hop.confidence)
         )
     return tree
 

@@ -26,23 +26,35 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--path", default=None, metavar="GLOB", help="only paths matching this glob")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--expand", action="store_true", help="add graph neighbours of the top hits (callers, tests, docs)")
+    p.add_argument("--rerank", action="store_true",
+                   help="re-score the top 50 hits with the MiniLM transformer (needs caas-tui[transformers])")
     p.add_argument("--queries", type=Path, default=None, metavar="FILE", help="one query per line; prints JSON Lines")
     p.add_argument("query", nargs="?", default=None, metavar="QUERY")
 
 
 def _run_query(engine: Engine, args: argparse.Namespace, query: str) -> list[Hit]:
-    return engine.search(query, args.k, mode=args.mode, kinds=args.kind, path_glob=args.path,
-                         expand=getattr(args, "expand", False))
+    rerank = getattr(args, "rerank", False)
+    hits = engine.search(query, args.k, mode=args.mode, kinds=args.kind, path_glob=args.path,
+                         expand=getattr(args, "expand", False), rerank=rerank)
+    # --rerank: say once (on stderr) if it was skipped or ran out of time; stdout stays data.
+    note = engine.last_rerank.message if rerank and engine.last_rerank else None
+    if note and note not in vars(args).setdefault("_rerank_notes", set()):
+        args._rerank_notes.add(note)
+        sys.stderr.write(note + "\n")
+    return hits
 
 
-def _payload(query: str, hits: list[Hit], expand: bool = False) -> dict[str, object]:
+def _payload(query: str, hits: list[Hit], expand: bool = False, rerank: bool = False) -> dict[str, object]:
     # --expand adds "via" (why a hit is there); without it the JSON keeps its documented shape.
-    return {"query": query, "hits": [{**h.to_json(), **({"via": h.via} if expand else {})} for h in hits]}
+    # --rerank adds "rerank_score" the same way (null for hits past the re-ranked ones).
+    return {"query": query, "hits": [{**h.to_json(), **({"via": h.via} if expand else {}),
+                                      **({"rerank_score": h.rerank_score} if rerank else {})} for h in hits]}
 
 
 def _table(query: str, hits: list[Hit], expand: bool = False) -> Table:
     table = Table(title=Text(f"{len(hits)} hits for {query!r}"), title_justify="left", expand=True)
-    for col, kw in (("#", {"justify": "right"}), ("kind", {}), ("location", {}), ("symbol", {}),
+    for col, kw in (("#", {"justify": "right"}), ("kind", {}), ("location", {"overflow": "fold", "ratio": 3}),
+                    ("symbol", {"overflow": "fold", "ratio": 3}),
                     ("bm25", {"justify": "right"}), ("dense", {"justify": "right"}), ("score", {"justify": "right"})):
         table.add_column(col, **kw)
     for h in hits:
@@ -77,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
         for query in queries:
             hits = _run_query(engine, args, query)
             if args.json:
-                sys.stdout.write(json.dumps(_payload(query, hits, getattr(args, "expand", False)), ensure_ascii=False) + "\n")
+                sys.stdout.write(json.dumps(_payload(query, hits, getattr(args, "expand", False),
+                                                      getattr(args, "rerank", False)), ensure_ascii=False) + "\n")
             else:
                 Console().print(_table(query, hits, getattr(args, "expand", False)))
         sys.stdout.flush()

@@ -14,7 +14,12 @@ from caas_tui.graph.build import build_graph
 from caas_tui.graph.docfacts import doc_fragment, mentions
 from caas_tui.graph.graph import Neighbour, SymbolGraph
 from caas_tui.graph.model import EDGE_KINDS, REVERSE_NAMES, Edge, Fragment, Node
-from caas_tui.graph.persist import GRAPH_FILE, GRAPH_SCHEMA, load_fragments, save_fragments
+from caas_tui.graph.persist import (
+    GRAPH_FILE,
+    GRAPH_SCHEMA,
+    load_fragments,
+    save_fragments,
+)
 from caas_tui.graph.pyfacts import python_fragment
 from caas_tui.models import Chunk, SourceFile
 

@@ -36,7 +36,7 @@ def build_graph(fragments: Mapping[str, Fragment] | Iterable[Fragment]) -> Symbo
         for section in frag.sections:
             if section.kind in ("doc", "api"):
                 _doc_edges(project, frag, section, edges)
-    _upstream_edges(frags, ext_uses, edges)
+    _upstream_edges(project, frags, ext_uses, edges)
     return SymbolGraph(_nodes(project, frags), edges.all())
 
 
@@ -89,6 +89,8 @@ def _code_edges(project: Project, frag: Fragment, d: PyDef, edges: _Edges, ext_u
             edges.add(d.qualname, target, "tests", conf if ref.call else conf * 0.9, frag.path, ref.line)
         elif ref.call:
             edges.add(d.qualname, target, "calls", conf, frag.path, ref.line)
+        elif project.kind(target) in ("variable", "class"):
+            edges.add(d.qualname, target, "uses", conf, frag.path, ref.line)
     module = frag.module or d.qualname
     for alias, target in d.imports:
         val, conf = project.qualified(target)
@@ -135,7 +137,9 @@ def _doc_edges(project: Project, frag: Fragment, section: Section, edges: _Edges
         found = resolve_mention(project, mention, frag, owner)
         if found is None or found[0] == owner:
             continue
-        edges.add(section.node, found[0], "documents", found[1], frag.path, mention.line)
+        # Below the docstring -> own definition edge: that one is certain by position.
+        conf = found[1] * 0.95 if owner is not None else found[1]
+        edges.add(section.node, found[0], "documents", conf, frag.path, mention.line)
 
 
 def resolve_mention(project: Project, mention: Mention, frag: Fragment, owner: str | None) -> tuple[str, float] | None:
@@ -159,15 +163,32 @@ def resolve_mention(project: Project, mention: Mention, frag: Fragment, owner: s
     code_defs = [q for q in project.by_short.get(short, ()) if not project.is_test(q)]
     if "." in name:
         suffix = "." + name
-        matches = [q for q in code_defs if q.endswith(suffix)]
+        matches = _override_root([q for q in code_defs if q.endswith(suffix)], project)
         if len(matches) == 1:
             return matches[0], 0.9 * weight
         if matches:
             return None
         return _by_variable(project, name, weight) if how != "dotted" else None
-    if how in ("role", "code") and len(name) >= 3 and len(code_defs) == 1:
-        return code_defs[0], 0.8 * weight
+    if how in ("role", "code") and len(name) >= 3:
+        matches = _override_root(code_defs, project)
+        if len(matches) == 1:
+            return matches[0], (0.8 if len(code_defs) == 1 else 0.7) * weight
     return None
+
+
+def _override_root(candidates: list[str], project: Project) -> list[str]:
+    """Drop methods that override another candidate: ``on_update`` defined by a base
+    class and its subclasses means the base's contract, so the name is not ambiguous."""
+    if len(candidates) < 2:
+        return candidates
+    chosen = set(candidates)
+    roots = []
+    for q in candidates:
+        d = project.defs[q][0]
+        base = project.member(d.cls, d.short, skip_self=True) if d.cls and project.kind(d.cls) == "class" else None
+        if base not in chosen:
+            roots.append(q)
+    return roots
 
 
 def _by_variable(project: Project, name: str, weight: float) -> tuple[str, float] | None:
@@ -194,7 +215,7 @@ def _by_variable(project: Project, name: str, weight: float) -> tuple[str, float
 
 
 # -- upstream pages -> code using the names they describe --------------------------------------
-def _upstream_edges(frags: list[Fragment], ext_uses: dict[str, set[str]], edges: _Edges) -> None:
+def _upstream_edges(project: Project, frags: list[Fragment], ext_uses: dict[str, set[str]], edges: _Edges) -> None:
     """An upstream section mentioning ``World.flush`` is linked to code calling ``helios.World.flush``.
 
     Names match on whole dotted components: a full name or a suffix of two or
@@ -213,6 +234,12 @@ def _upstream_edges(frags: list[Fragment], ext_uses: dict[str, set[str]], edges:
             if section.kind != "upstream":
                 continue
             for mention in section.mentions:
+                # A platform contract the project implements (``ManagedSystem``, ``on_update``)
+                # is linked like a doc mention, a little less surely: the names are the
+                # platform's, and only coincide with the project's by design.
+                own = resolve_mention(project, mention, frag, None) if mention.how != "dotted" else None
+                if own is not None:
+                    edges.add(section.node, own[0], "mentions_upstream", own[1] * 0.8, frag.path, mention.line)
                 name = mention.name
                 users = index.get(name)
                 if not users or ("." not in name and not _distinctive(name)):

@@ -10,15 +10,15 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from caas_tui.graph.model import Fragment, Mention, Section
 from caas_tui.models import Chunk, SourceFile
 
 _ROLE = re.compile(r":(?:py:)?(?:meth|func|class|attr|mod|data|exc|obj|const|property|method|function):`([^`]+)`")
-_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n(.*?)^ {0,3}\1[ \t]*$", re.S | re.M)
-_RST_BLOCK = re.compile(r"(?:^\.\. code-block::[^\n]*|::)[ \t]*\n((?:[ \t]*\n)*(?:(?:[ \t]+[^\n]*)?\n)+)", re.M)
+_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n(.*?)^ {0,3}\1[ \t]*$", re.DOTALL | re.MULTILINE)
+_RST_BLOCK = re.compile(r"(?:^\.\. code-block::[^\n]*|::)[ \t]*\n((?:[ \t]*\n)*(?:(?:[ \t]+[^\n]*)?\n)+)", re.MULTILINE)
 _CHAIN = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(\s*\()?")
 _DOTTED = re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![\w/-])")
 _MAX_MENTIONS = 400  # per section: a generated API dump should not flood the graph
@@ -74,7 +74,7 @@ def mentions(text: str, first_line: int) -> tuple[Mention, ...]:
     return tuple(out[:_MAX_MENTIONS])
 
 
-def _code_names(code: str, offset: int, add: object, *, inline: bool = False) -> None:
+def _code_names(code: str, offset: int, add: Callable[[str, int, str], None], *, inline: bool = False) -> None:
     """Names in code: dotted chains, calls (``Scene(``) and class-like words.
 
     Inline code is usually exactly one name (```flush```), so every chain counts;
@@ -83,7 +83,7 @@ def _code_names(code: str, offset: int, add: object, *, inline: bool = False) ->
     for m in _CHAIN.finditer(code):
         name = m.group(0).rstrip("( \t")
         if inline or "." in name or m.group(1) or (name[:1].isupper() and any(c.islower() for c in name)):
-            add(name, offset + m.start(), "code")  # type: ignore[operator]
+            add(name, offset + m.start(), "code")
 
 
 def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:

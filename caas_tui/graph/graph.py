@@ -40,10 +40,18 @@ class SymbolGraph:
             self._by_path.setdefault(node.path, []).append(node)
             if node.kind in DEF_KINDS:
                 self._by_short.setdefault(node.id.rsplit(".", 1)[-1], []).append(node.id)
-        for ids in self._by_short.values():
-            ids.sort(key=lambda i: (self.nodes[i].file_kind != "code", i.count("."), i))
-        for group in self._by_path.values():
-            group.sort(key=lambda n: (n.start_line, -n.end_line))
+        # Buckets are sorted when first asked for: a refresh rebuilds the graph, most
+        # buckets are never looked at before the next one.
+        self._sorted: set[str] = set()
+
+    def _short(self, short: str) -> list[str]:
+        ids = self._by_short.get(short, [])
+        if short not in self._sorted:
+            # A sorted copy, swapped in: list.sort empties the list while it runs, and
+            # the TUI may read the graph from another thread.
+            ids = self._by_short[short] = sorted(ids, key=lambda i: (self.nodes[i].file_kind != "code", i.count("."), i))
+            self._sorted.add(short)
+        return ids
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -72,21 +80,22 @@ class SymbolGraph:
         if name in self.nodes:
             return [self.nodes[name]]
         short = name.rsplit(".", 1)[-1]
-        ids = self._by_short.get(short, [])
+        ids = self._short(short)
         if "." in name:
             ids = [i for i in ids if i.endswith("." + name)]
         return [self.nodes[i] for i in ids]
 
     def nodes_in(self, path: str) -> list[Node]:
-        return list(self._by_path.get(path, ()))
+        """The nodes of one file, in file order."""
+        return sorted(self._by_path.get(path, ()), key=lambda n: (n.start_line, -n.end_line))
 
     def node_at(self, path: str, line: int) -> Node | None:
         """The innermost definition or section of ``path`` containing ``line``."""
         best: Node | None = None
         for node in self._by_path.get(path, ()):
-            if node.start_line <= line <= node.end_line:
-                if best is None or node.end_line - node.start_line <= best.end_line - best.start_line:
-                    best = node
+            inside = node.start_line <= line <= node.end_line
+            if inside and (best is None or node.end_line - node.start_line <= best.end_line - best.start_line):
+                best = node
         return best
 
     def stats(self) -> dict[str, int]:

@@ -10,21 +10,25 @@ runs over the whole project again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 # Stored edge kinds (direction: from the user/mentioner to the thing used/mentioned).
+# ``uses``: code reading a constant (``DEFAULT_TOLERANCE``: where defaults live) or naming
+# a class without calling it (``isinstance(s, ManagedSystem)``, ``except SceneError``).
 EDGE_KINDS: tuple[str, ...] = (
-    "calls", "imports", "inherits", "overrides", "tests", "documents", "mentions_upstream",
+    "calls", "imports", "inherits", "overrides", "tests", "documents", "mentions_upstream", "uses",
 )
-# Names of an edge walked backwards; only ``calls`` reads badly reversed.
-REVERSE_NAMES: dict[str, str] = {"calls": "called_by"}
+# Names of an edge walked backwards, where the kind reads badly reversed.
+REVERSE_NAMES: dict[str, str] = {"calls": "called_by", "uses": "used_by"}
 
-DEF_KINDS: tuple[str, ...] = ("module", "class", "function", "method")
+DEF_KINDS: tuple[str, ...] = ("module", "class", "function", "method", "variable")
 SECTION_KINDS: tuple[str, ...] = ("doc", "upstream", "api")
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
+# Ref, Typed and Mention are NamedTuples, not frozen dataclasses: a large project has
+# hundreds of thousands of them, all rebuilt whenever the index is opened, and a
+# tuple is several times cheaper to construct. They are just as immutable.
+class Ref(NamedTuple):
     """A name used inside a definition, as written.
 
     ``expr`` is dotted; ``()`` marks the result of a call (``Foo().run``,
@@ -36,8 +40,7 @@ class Ref:
     call: bool  # called (``f()``), not only referenced (``isinstance(x, F)``)
 
 
-@dataclass(frozen=True, slots=True)
-class Typed:
+class Typed(NamedTuple):
     """``name`` holds an instance of the class named by ``type_expr``."""
 
     name: str
@@ -50,7 +53,7 @@ class PyDef:
     """A module, class, function or method, with the facts needed to resolve its uses."""
 
     qualname: str
-    kind: str  # one of DEF_KINDS
+    kind: str  # one of DEF_KINDS (``variable``: a module or class constant)
     start_line: int
     end_line: int
     cls: str | None = None  # owning class qualname, for methods
@@ -68,8 +71,7 @@ class PyDef:
         return self.qualname.rsplit(".", 1)[-1]
 
 
-@dataclass(frozen=True, slots=True)
-class Mention:
+class Mention(NamedTuple):
     """A name a piece of prose points at. ``how``: role | code | dotted."""
 
     name: str
@@ -114,21 +116,21 @@ class Fragment:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Fragment":
+    def from_json(cls, data: dict[str, Any]) -> Fragment:
         return cls(
             path=str(data["path"]), kind=str(data["kind"]), sha256=str(data["sha256"]),
             module=data.get("module"), is_package=bool(data.get("is_package")),
             example=bool(data.get("example")),
             defs=tuple(_def_from(d) for d in data.get("defs", [])),
             sections=tuple(
-                Section(str(n), str(k), str(sym), int(a), int(b), tuple(Mention(str(x), int(y), str(z)) for x, y, z in ms))
+                Section(str(n), str(k), str(sym), int(a), int(b), tuple(Mention(x, y, z) for x, y, z in ms))
                 for n, k, sym, a, b, ms in data.get("sections", [])
             ),
         )
 
 
-# Compact, positional JSON: graph.json holds a fragment per file and is rewritten
-# on every refresh, so its size is worth keeping down.
+# Compact, positional JSON: graph.jsonl holds a line per file, all read on every
+# index open, so its size is worth keeping down.
 def _def_json(d: PyDef) -> dict[str, Any]:
     out: dict[str, Any] = {"q": d.qualname, "k": d.kind, "l": [d.start_line, d.end_line]}
     if d.cls:
@@ -156,11 +158,11 @@ def _def_from(d: dict[str, Any]) -> PyDef:
     return PyDef(
         qualname=str(d["q"]), kind=str(d["k"]), start_line=int(d["l"][0]), end_line=int(d["l"][1]),
         cls=d.get("c"), bases=tuple(d.get("b", ())),
-        attrs=tuple(Typed(str(n), str(t), float(c)) for n, t, c in d.get("a", ())),
-        locals=tuple(Typed(str(n), str(t), float(c)) for n, t, c in d.get("v", ())),
+        attrs=tuple(Typed(n, t, c) for n, t, c in d.get("a", ())),
+        locals=tuple(Typed(n, t, c) for n, t, c in d.get("v", ())),
         params=tuple(d.get("p", ())), returns=d.get("r"), fixture=bool(d.get("f")),
         imports=tuple((str(a), str(t)) for a, t in d.get("i", ())),
-        refs=tuple(Ref(str(e), int(ln), bool(c)) for e, ln, c in d.get("x", ())),
+        refs=tuple(Ref(e, ln, c == 1) for e, ln, c in d.get("x", ())),
     )
 
 
@@ -169,7 +171,7 @@ class Node:
     """A graph vertex: a Python definition (id = qualname) or a section (id = ``path#symbol``)."""
 
     id: str
-    kind: str  # module | class | function | method | doc | upstream | api
+    kind: str  # module | class | function | method | variable | doc | upstream | api
     path: str
     start_line: int
     end_line: int

@@ -1,10 +1,13 @@
-"""``<index dir>/graph.json``: the per-file fragments, schema-versioned, written atomically.
+"""``<index dir>/graph.jsonl``: the per-file fragments, schema-versioned, written atomically.
 
-Only fragments are stored; the resolved graph is rebuilt from them on load (it
-is cheap, and storing it would mean keeping two things consistent). The file is
-written while the index manifest says ``dirty`` and before it says ``clean``
-again, so an interrupted write is caught by the manifest's state like any other
-half-built part of the index.
+One header line (``{"schema": N, "files": count}``) then one line per file, so a
+refresh re-encodes only the files it re-read: every other line is reused as it
+was written or read. Only fragments are stored; the resolved graph is rebuilt
+from them on load (cheap, and storing it would mean keeping two things
+consistent). The file is written while the index manifest says ``dirty`` and
+before it says ``clean`` again, so an interrupted write is caught by the
+manifest's state like any other half-built part of the index; the line count in
+the header catches a truncated file as well.
 """
 
 from __future__ import annotations
@@ -18,19 +21,39 @@ from pathlib import Path
 from caas_tui.errors import IndexStoreError
 from caas_tui.graph.model import Fragment
 
-# Bump whenever extraction changes what a fragment holds: an old graph.json is then
+# Bump whenever extraction changes what a fragment holds: an old file is then
 # refused and the index rebuilt, instead of silently resolving stale facts.
 GRAPH_SCHEMA = 1
-GRAPH_FILE = "graph.json"
+GRAPH_FILE = "graph.jsonl"
+
+# Encoded lines by (path, file sha256): a fragment is a pure function of both.
+_LINES: dict[tuple[str, str], str] = {}
+
+
+def _line(fragment: Fragment) -> str:
+    key = (fragment.path, fragment.sha256)
+    line = _LINES.get(key)
+    if line is None:
+        line = _LINES[key] = json.dumps(fragment.to_json(), separators=(",", ":"), ensure_ascii=False)
+    return line
 
 
 def save_fragments(directory: Path, fragments: Mapping[str, Fragment]) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    payload = {"schema": GRAPH_SCHEMA, "fragments": [fragments[p].to_json() for p in sorted(fragments)]}
+    lines = [_line(fragments[p]) for p in sorted(fragments)]
+    live = {(f.path, f.sha256) for f in fragments.values()}
+    for key in [k for k in _LINES if k[0] in fragments and k not in live]:
+        del _LINES[key]  # an older version of a file still indexed
+    if len(_LINES) > 2 * len(live) + 10_000:  # deleted files, other projects: keep the cache bounded
+        for key in [k for k in _LINES if k not in live]:
+            del _LINES[key]
+    header = json.dumps({"schema": GRAPH_SCHEMA, "files": len(lines)})
     fd, tmp = tempfile.mkstemp(prefix=".graph-", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(payload, handle, separators=(",", ":"))
+            handle.write(header + "\n")
+            for line in lines:
+                handle.write(line + "\n")
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, directory / GRAPH_FILE)
@@ -43,16 +66,24 @@ def load_fragments(directory: Path) -> dict[str, Fragment]:
     """The stored fragments by path. Raises IndexStoreError if missing, corrupt or of another schema."""
     path = directory / GRAPH_FILE
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        lines = path.read_text(encoding="utf-8").split("\n")
     except FileNotFoundError as exc:
         raise IndexStoreError(f"{path}: no symbol graph") from exc
-    except (OSError, ValueError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise IndexStoreError(f"{path}: unreadable symbol graph ({exc.__class__.__name__})") from exc
-    if not isinstance(data, dict) or data.get("schema") != GRAPH_SCHEMA:
-        found = data.get("schema") if isinstance(data, dict) else None
-        raise IndexStoreError(f"{path}: symbol graph is schema v{found}, this version needs v{GRAPH_SCHEMA}")
     try:
-        frags = [Fragment.from_json(item) for item in data.get("fragments", [])]
-    except (KeyError, TypeError, ValueError) as exc:
+        header = json.loads(lines[0])
+        schema = header.get("schema") if isinstance(header, dict) else None
+        if schema != GRAPH_SCHEMA:
+            raise IndexStoreError(f"{path}: symbol graph is schema v{schema}, this version needs v{GRAPH_SCHEMA}")
+        body = [line for line in lines[1:] if line]
+        if header.get("files") != len(body):
+            raise IndexStoreError(f"{path}: symbol graph is truncated")
+        out: dict[str, Fragment] = {}
+        for line in body:
+            fragment = Fragment.from_json(json.loads(line))
+            out[fragment.path] = fragment
+            _LINES[(fragment.path, fragment.sha256)] = line
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise IndexStoreError(f"{path}: corrupt symbol graph ({exc.__class__.__name__})") from exc
-    return {f.path: f for f in frags}
+    return out

@@ -2,25 +2,41 @@
 
 Nothing here looks at other files: names are recorded as written (relative imports
 made absolute, since that needs only this file's own module name), and
-``resolve.build_graph`` gives them meaning across the project.
+``build.build_graph`` gives them meaning across the project.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from dataclasses import dataclass, field, replace
 
 from caas_tui.graph.docfacts import docstring_mentions
 from caas_tui.graph.model import Fragment, PyDef, Ref, Section, Typed
+from caas_tui.graph.pyexpr import (
+    annotation,
+    bodies,
+    call_heads,
+    dotted,
+    end,
+    holds_defs,
+    start,
+    value_expr,
+)
 from caas_tui.ingest.python import module_name
 from caas_tui.models import SourceFile
 
 ANNOTATED = 0.9  # ``x: T`` says what ``x`` holds
 ASSIGNED = 0.85  # ``x = T()`` holds now, may be rebound later
 WITH_AS = 0.7  # ``with T() as x``: ``__enter__`` usually, not always, returns self
-_WRAPPERS = frozenset({"Optional", "ClassVar", "Final", "Annotated", "Required", "NotRequired", "ReadOnly"})
 _EXAMPLE_DIRS = frozenset({"examples", "example"})
+# PEP 8 constants (``DEFAULT_TOLERANCE = 1e-4``): where documented defaults live, so
+# they become graph nodes and reads of them become ``uses`` edges.
+_CONSTANT = re.compile(r"^_?[A-Z][A-Z0-9_]+$")
+# Names worth recording when only read, not called: constants, and class-like names
+# (``isinstance(s, ManagedSystem)``, ``except SceneError``, ``{"box": BoxShape}``).
+_READ_WORTHY = re.compile(r"^_?[A-Z](?:[A-Z0-9_]+|\w*[a-z]\w*)$")
 _Func = ast.FunctionDef | ast.AsyncFunctionDef
 
 
@@ -41,53 +57,6 @@ def python_fragment(src: SourceFile) -> Fragment:
     walker = _Walker(src=src, module=module, package=package, record_names=src.kind == "test" or example)
     walker.run(tree, max(1, len(src.text.split("\n"))))
     return replace(base, defs=tuple(walker.defs), sections=tuple(walker.sections))
-
-
-def dotted(node: ast.AST | None) -> str | None:
-    """``a.b().c`` as written; ``?`` stands for a head we cannot name (``x[0].run`` -> ``?.run``)."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return f"{dotted(node.value) or '?'}.{node.attr}"
-    if isinstance(node, ast.Call):
-        inner = dotted(node.func)
-        return f"{inner}()" if inner and not inner.endswith("()") else None
-    return None
-
-
-def annotation(node: ast.AST | None) -> str | None:
-    """The class an annotation names, as a value expression (``Foo()``: an instance of Foo).
-
-    Unwraps ``Optional``/``X | None``/string annotations; containers (``list[X]``)
-    say nothing about the attribute itself and give ``None``.
-    """
-    if node is None:
-        return None
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            return annotation(ast.parse(node.value.strip(), mode="eval").body)
-        except SyntaxError:
-            return None
-    if isinstance(node, (ast.Name, ast.Attribute)):
-        name = dotted(node)
-        return f"{name}()" if name and name not in ("None", "Any") else None
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return annotation(node.right) if _is_none(node.left) else annotation(node.left)
-    if isinstance(node, ast.Subscript):
-        outer = (dotted(node.value) or "").rsplit(".", 1)[-1]
-        inner = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if outer in _WRAPPERS:
-            return annotation(inner[0])
-        if outer == "Union":
-            return next((annotation(e) for e in inner if not _is_none(e)), None)
-        if outer in ("type", "Type"):
-            name = dotted(inner[0])
-            return name if name else None  # the class itself, not an instance
-    return None
-
-
-def _is_none(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None or isinstance(node, ast.Name) and node.id == "None"
 
 
 @dataclass
@@ -141,19 +110,26 @@ class _Walker:
                 self.klass(stmt, f"{scope.qualname}.{stmt.name}")
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.function(stmt, f"{scope.qualname}.{stmt.name}", cls)
-            elif isinstance(stmt, (ast.If, ast.Try, ast.TryStar, ast.With)) and _holds_defs(stmt):
+            elif isinstance(stmt, (ast.If, ast.Try, ast.TryStar, ast.With)) and holds_defs(stmt):
                 # ``if TYPE_CHECKING:`` imports and ``try: ... except ImportError: def``
                 # belong to the enclosing scope.
                 self.visit(stmt, scope, shallow=True)
-                for inner in _bodies(stmt):
+                for inner in bodies(stmt):
                     self.body(inner, scope, cls)
             else:
                 self.visit(stmt, scope)
                 if cls is not None:
                     self.class_attr(stmt, cls)
+                self.constant(stmt, scope)
+
+    def constant(self, stmt: ast.stmt, scope: _Scope) -> None:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
+        for target in targets:
+            if isinstance(target, ast.Name) and _CONSTANT.match(target.id):
+                self.defs.append(PyDef(f"{scope.qualname}.{target.id}", "variable", start(stmt), end(stmt)))
 
     def klass(self, node: ast.ClassDef, qual: str) -> None:
-        scope = _Scope(qual, "class", _start(node), _end(node))
+        scope = _Scope(qual, "class", start(node), end(node))
         scope.bases = [b for b in (dotted(x) for x in node.bases) if b]
         for deco in node.decorator_list:
             self.visit(deco, scope)
@@ -163,7 +139,7 @@ class _Walker:
         self.defs.insert(index, scope.freeze())
 
     def function(self, node: _Func, qual: str, cls: _Scope | None) -> None:
-        scope = _Scope(qual, "method" if cls else "function", _start(node), _end(node), cls=cls.qualname if cls else None)
+        scope = _Scope(qual, "method" if cls else "function", start(node), end(node), cls=cls.qualname if cls else None)
         scope.fixture = any((dotted(d) or "").replace("()", "").endswith("fixture") for d in node.decorator_list)
         args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         for i, arg in enumerate(args):
@@ -177,6 +153,8 @@ class _Walker:
         scope.returns = annotation(node.returns)
         for deco in node.decorator_list:
             self.visit(deco, scope)
+        for default in [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
+            self.visit(default, scope)  # ``tolerance: float = DEFAULT_TOLERANCE``
         self.docstring(node, qual, qual)
         for stmt in node.body:
             self.visit(stmt, scope)
@@ -195,7 +173,7 @@ class _Walker:
         expr = body[0]
         mentions = docstring_mentions(value, expr.lineno)
         self.sections.append(
-            Section(f"{self.src.path}#{symbol}", "api", owner, expr.lineno, _end(expr), mentions)
+            Section(f"{self.src.path}#{symbol}", "api", owner, expr.lineno, end(expr), mentions)
         )
 
     # -- facts inside a scope --------------------------------------------------------
@@ -212,7 +190,7 @@ class _Walker:
                     scope.refs.append(Ref(expr, node.lineno, True))
                     todo.extend(node.args)
                     todo.extend(k.value for k in node.keywords)
-                    todo.extend(_call_heads(node.func))
+                    todo.extend(call_heads(node.func))
                     continue
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 scope.imports.extend(self.imports(node))
@@ -221,35 +199,48 @@ class _Walker:
                 if typed:
                     scope.locals[node.target.id] = Typed(node.target.id, typed, ANNOTATED)
             elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                value = _value(node.value)
+                value = value_expr(node.value)
                 if value and node.targets[0].id not in scope.locals:
                     scope.locals[node.targets[0].id] = Typed(node.targets[0].id, value, ASSIGNED)
             elif isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name):
-                value = _value(node.context_expr)
+                value = value_expr(node.context_expr)
                 if value:
                     scope.locals[node.optional_vars.id] = Typed(node.optional_vars.id, value, WITH_AS)
             elif isinstance(node, (ast.Return, ast.Yield)) and scope.returns is None and node.value is not None:
-                scope.returns = _value(node.value)
-            elif self.record_names and isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
+                scope.returns = value_expr(node.value)
+            elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and (
+                self.record_names or _READ_WORTHY.match(node.id if isinstance(node, ast.Name) else node.attr)
+            ):
                 expr = dotted(node)
                 if expr and "?" not in expr:
                     scope.refs.append(Ref(expr, node.lineno, False))
+                    todo.extend(call_heads(node))  # ``Scene().state``: the ``Scene()`` call
                     continue
             todo.extend(ast.iter_child_nodes(node))
 
     def imports(self, node: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
         if isinstance(node, ast.Import):
-            return [(a.asname, a.name) if a.asname else (a.name.split(".")[0], a.name.split(".")[0]) for a in node.names]
+            out: list[tuple[str, str]] = []
+            for a in node.names:
+                if a.asname:
+                    out.append((a.asname, a.name))
+                else:
+                    # ``import a.b`` binds ``a`` but imports ``a.b``: an alias-less entry
+                    # ("" never matches a name) keeps the module for the imports edge.
+                    out.append((a.name.split(".")[0], a.name.split(".")[0]))
+                    if "." in a.name:
+                        out.append(("", a.name))
+            return out
         base = node.module or ""
         if node.level:
             parts = self.package.split(".") if self.package else []
             parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
             base = ".".join([*parts, *([node.module] if node.module else [])])
-        out: list[tuple[str, str]] = []
+        found: list[tuple[str, str]] = []
         for alias in node.names:
             target = f"{base}.{alias.name}" if base else alias.name
-            out.append(("*", base) if alias.name == "*" else (alias.asname or alias.name, target))
-        return out
+            found.append(("*", base) if alias.name == "*" else (alias.asname or alias.name, target))
+        return found
 
     def class_attr(self, stmt: ast.stmt, cls: _Scope) -> None:
         """``state: StateManager`` / ``state = StateManager()`` in a class body."""
@@ -258,7 +249,7 @@ class _Walker:
             if typed:
                 cls.attrs[stmt.target.id] = Typed(stmt.target.id, typed, ANNOTATED)
         elif isinstance(stmt, ast.Assign):
-            value = _value(stmt.value)
+            value = value_expr(stmt.value)
             for target in stmt.targets:
                 if value and isinstance(target, ast.Name) and target.id not in cls.attrs:
                     cls.attrs[target.id] = Typed(target.id, value, ASSIGNED)
@@ -278,7 +269,7 @@ class _Walker:
             if isinstance(sub, ast.AnnAssign):
                 target, typed, conf = sub.target, annotation(sub.annotation), ANNOTATED
             elif isinstance(sub, ast.Assign) and len(sub.targets) == 1:
-                target, typed = sub.targets[0], _value(sub.value)
+                target, typed = sub.targets[0], value_expr(sub.value)
             if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                     and target.value.id == "self" and typed):
                 continue
@@ -291,50 +282,3 @@ class _Walker:
                 typed, conf = known.type_expr + rest, min(conf, known.confidence)
             if target.attr not in cls.attrs or conf > cls.attrs[target.attr].confidence:
                 cls.attrs[target.attr] = Typed(target.attr, typed, conf)
-
-
-def _value(node: ast.AST | None) -> str | None:
-    """A value expression worth remembering: ``Foo(...)``, ``make()``, ``self.x``, ``a or Foo()``."""
-    if isinstance(node, (ast.Call, ast.Attribute, ast.Name)):
-        expr = dotted(node)
-        return expr if expr and "?" not in expr and expr not in ("None", "True", "False") else None
-    if isinstance(node, ast.BoolOp):
-        return next((v for v in (_value(x) for x in reversed(node.values)) if v), None)
-    if isinstance(node, ast.IfExp):
-        return _value(node.body) or _value(node.orelse)
-    if isinstance(node, ast.Await):
-        return _value(node.value)
-    return None
-
-
-def _call_heads(func: ast.AST) -> list[ast.AST]:
-    """Sub-expressions of a callee still worth visiting (``a(x).b()``: the ``a(x)`` call)."""
-    out: list[ast.AST] = []
-    while isinstance(func, (ast.Attribute, ast.Call, ast.Subscript)):
-        if isinstance(func, ast.Call):
-            out.append(func)
-            break
-        if isinstance(func, ast.Subscript):
-            out.append(func.slice)
-        func = func.value
-    return out
-
-
-def _holds_defs(stmt: ast.stmt) -> bool:
-    return any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
-               for body in _bodies(stmt) for s in body)
-
-
-def _bodies(stmt: ast.stmt) -> list[list[ast.stmt]]:
-    out = [getattr(stmt, name) for name in ("body", "orelse", "finalbody") if getattr(stmt, name, None)]
-    out.extend(h.body for h in getattr(stmt, "handlers", ()))
-    return out
-
-
-def _start(node: ast.stmt) -> int:
-    decorators = getattr(node, "decorator_list", None)
-    return min([node.lineno, *(d.lineno for d in decorators)]) if decorators else node.lineno
-
-
-def _end(node: ast.stmt) -> int:
-    return node.end_lineno if node.end_lineno is not None else node.lineno

@@ -48,6 +48,9 @@ class Project:
                     self.fixtures.setdefault(frag.module, {}).setdefault(d.short, d.qualname)
         self.roots = {m.split(".", 1)[0] for m in self.modules}
         self._mro: dict[str, list[str]] = {}
+        # Memos (by def identity): the same names are looked up again and again in one scope.
+        self._scopes: dict[int, tuple[dict[str, Typed], dict[str, str], list[str]]] = {}
+        self._resolved: dict[tuple[int, str], tuple[Value | None, float]] = {}
         # ``state_manager`` / ``scene`` in prose -> the class a variable so named holds.
         self.classes_by_key: dict[str, list[str]] = {}
         for q, (d, _f) in self.defs.items():
@@ -110,8 +113,27 @@ class Project:
         return None
 
     # -- resolution -----------------------------------------------------------------------
+    def scope(self, ctx: PyDef) -> tuple[dict[str, Typed], dict[str, str], list[str]]:
+        """``ctx``'s typed names, import aliases (the last binding wins, as in Python) and star imports."""
+        found = self._scopes.get(id(ctx))
+        if found is None:
+            imports = {alias: target for alias, target in ctx.imports if alias not in ("", "*")}
+            stars = [target for alias, target in ctx.imports if alias == "*"]
+            found = ({t.name: t for t in ctx.locals}, imports, stars)
+            self._scopes[id(ctx)] = found
+        return found
+
     def resolve(self, expr: str, ctx: PyDef, frag: Fragment, depth: int = 0) -> tuple[Value | None, float]:
         """What ``expr`` (as written inside ``ctx``) refers to, and how sure that is."""
+        if depth == 0:
+            key = (id(ctx), expr)
+            memo = self._resolved.get(key)
+            if memo is None:
+                memo = self._resolved[key] = self._resolve(expr, ctx, frag, 0)
+            return memo
+        return self._resolve(expr, ctx, frag, depth)
+
+    def _resolve(self, expr: str, ctx: PyDef, frag: Fragment, depth: int) -> tuple[Value | None, float]:
         if depth > MAX_DEPTH:
             return None, 0.0
         tokens = expr.split(".")
@@ -142,14 +164,15 @@ class Project:
                 return ("def", ctx.cls), 1.0
             if name == "super":
                 return ("super", ctx.cls), 1.0
-        typed = next((t for t in ctx.locals if t.name == name), None)
+        typed_names, imports, stars = self.scope(ctx)
+        typed = typed_names.get(name)
         if typed is not None and typed.type_expr.split(".", 1)[0].removesuffix("()") != name:
             val, conf = self.resolve(typed.type_expr, ctx, frag, depth + 1)
             if val is not None:
                 return val, conf * typed.confidence
-        for alias, target in ctx.imports:
-            if alias == name:
-                return self.qualified(target, depth + 1)
+        target = imports.get(name)
+        if target is not None:
+            return self.qualified(target, depth + 1)
         if name in ctx.params and frag.kind == "test":
             found = self._fixture(name, frag, depth)
             if found[0] is not None:
@@ -166,11 +189,10 @@ class Project:
         member = self.members.get(module, {}).get(name)
         if member is not None:
             return ("def", member), 1.0
-        for alias, target in ctx.imports:
-            if alias == "*":
-                val, conf = self.qualified(f"{target}.{name}", depth + 1)
-                if val is not None and val[0] == "def":
-                    return val, conf
+        for star in stars:
+            val, conf = self.qualified(f"{star}.{name}", depth + 1)
+            if val is not None and val[0] == "def":
+                return val, conf
         return None, 0.0
 
     def _fixture(self, name: str, frag: Fragment, depth: int) -> tuple[Value | None, float]:
@@ -219,11 +241,12 @@ class Project:
             if f"{target}.{name}" in self.modules:
                 return ("def", f"{target}.{name}"), 1.0
             d, frag = self.defs[target]
+            typed_names, imports, _stars = self.scope(d)
             # A package re-exporting a name (``from .entity import Entity`` in ``__init__``).
-            for alias, imported in d.imports:
-                if alias == name and depth < MAX_DEPTH:
-                    return self.qualified(imported, depth + 1)
-            typed = next((t for t in d.locals if t.name == name), None)
+            imported = imports.get(name)
+            if imported is not None and depth < MAX_DEPTH:
+                return self.qualified(imported, depth + 1)
+            typed = typed_names.get(name)
             if typed is not None:
                 found, conf = self.resolve(typed.type_expr, d, frag, depth + 1)
                 return found, conf * typed.confidence

@@ -29,10 +29,10 @@ _CAMEL_RE = re.compile(r"[A-Z]+\d*(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+")
 
 # English prose words only: programming words ("return", "self", "not") carry signal.
 STOP_WORDS: frozenset[str] = frozenset(
-    """a an the and or of to in on at by for with from as is are was were be been
-    being it its this that these those which there their than then into onto also
-    such can may will would should could has have had do does did so we you they
-    he she our your his her them i me my e g eg ie""".split()
+    """a an the and or of to in on at by for with from as is are was were be been being
+    it its this that these those which there their than then into onto also such can may
+    will would should could has have had do does did so we you they he she our your his
+    her them me my eg ie""".split()  # noqa: SIM905 - a word list reads better as prose
 )
 
 MIN_PART = 2  # single letters (``x``, ``i``) are noise as terms of their own
@@ -120,7 +120,7 @@ class CodeAnalyzer(Analyzer):
         if hit is not None:
             return hit
         result = self._expand(raw)
-        if len(self._cache) >= 200_000:  # bound memory on huge corpora
+        if len(self._cache) >= 100_000:  # bound memory (~20 MB) on huge corpora
             self._cache.clear()
         self._cache[raw] = result
         return result

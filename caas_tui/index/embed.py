@@ -8,7 +8,9 @@
 - an existing directory: a model2vec model folder;
 - anything else: a Hugging Face hub id, loaded with model2vec's own
   ``StaticModel.from_pretrained`` (uses the local HF cache; fails offline when the
-  model was never downloaded).
+  model was never downloaded);
+- ``st:MODEL[?query_prefix=...]``: a sentence-transformers model (hub id or folder;
+  optional extra ``caas-tui[transformers]``), see ``encoders_st.py``.
 
 Every failure is a one-line :class:`~caas_tui.errors.ModelError`. model2vec
 inference is numpy only: nothing here imports torch.
@@ -109,21 +111,25 @@ def default_model_dir() -> Path:
     return Path(str(importlib.resources.files("caas_tui") / "assets" / "model")).resolve()
 
 
-def weights_digest(folder: Path) -> str:
+def weights_digest(folder: Path, spec: str | None = None) -> str:
     """First 12 hex digits of sha256 over the folder's ``*.safetensors`` files.
 
     A folder has one weights file in practice, so this is that file's sha256. Only
     the top level and one below are searched (model2vec and sentence-transformers
     layouts), so pointing at a big tree by mistake stays cheap.
     """
+    name = f"embedding model {spec or str(folder)!r}"
     files = sorted([*folder.glob(WEIGHTS_GLOB), *folder.glob(f"*/{WEIGHTS_GLOB}")])
     if not files:
-        raise ModelError(f"no model weights (*.safetensors) in {folder}")
+        raise ModelError(f"{name}: no model weights (*.safetensors) in {folder}")
     digest = hashlib.sha256()
-    for path in files:
-        with path.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
+    try:
+        for path in files:
+            with path.open("rb") as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+    except OSError as exc:
+        raise ModelError(f"{name}: cannot read {exc.filename} ({exc.strerror})") from exc
     return digest.hexdigest()[:12]
 
 
@@ -192,7 +198,7 @@ def _load_default() -> Model2VecEncoder:
             folder = default_model_dir()
             if not folder.is_dir():
                 raise ModelError(f"the shipped embedding model is missing ({folder}); reinstall caas-tui")
-            digest = weights_digest(folder)
+            digest = weights_digest(folder, "default")
             model = _load_static(str(folder), "default", local=True)
             _default_encoder = Model2VecEncoder(model, f"{DEFAULT_MODEL_NAME}@{digest}")
         return _default_encoder
@@ -203,12 +209,18 @@ def load_encoder(spec: str | None = None) -> Encoder:
     if spec is None or not spec.strip():
         return _load_default()
     spec = spec.strip()
+    # -- encoder selection by spec prefix (sentence-transformers, optional extra) --
+    if spec.startswith("st:"):
+        from caas_tui.index.encoders_st import load_st_encoder
+
+        return load_st_encoder(spec)
+    # -- end encoder selection --
     path = Path(spec).expanduser()
     if path.exists():
         folder = path.resolve()
         if not folder.is_dir():
             raise ModelError(f"embedding model {spec!r} is not a model2vec model folder")
-        digest = weights_digest(folder)
+        digest = weights_digest(folder, spec)
         model = _load_static(str(folder), spec, local=True)
         return Model2VecEncoder(model, f"path:{folder}@{digest}")
     if _looks_like_path(spec):

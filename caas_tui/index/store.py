@@ -11,7 +11,7 @@ import fcntl
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,10 +24,10 @@ from caas_tui.index.embed import load_encoder
 from caas_tui.index.lexical import WhooshLexical
 from caas_tui.index.manifest import SCHEMA_VERSION, FileRecord, Manifest, read_manifest, write_manifest
 from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
-from caas_tui.index.vectors import ExactVectorIndex, make_vector_index
+from caas_tui.index.vectors import load_vector_index, make_vector_index
 from caas_tui.ingest import chunk_file
 from caas_tui.models import Chunk, SourceFile
-from caas_tui.sources import FileEntry, Skipped, discover, load
+from caas_tui.sources import Discovery, FileEntry, Skipped, discover, load
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 Notify = Callable[[str], None]
@@ -71,7 +71,7 @@ class IndexStore:
         self.db: ChunkDB | None = None
         self.chunks: dict[str, Chunk] = {}
         self.last_stats: RefreshStats | None = None  # of the latest refresh or rebuild
-        # -- symbol graph (graph/): per-file fragments persisted in graph.json, resolved on change
+        # -- symbol graph (graph/): per-file fragments persisted in graph.jsonl, resolved on change
         self.fragments: dict[str, Fragment] = {}
         self.graph: SymbolGraph = SymbolGraph()
 
@@ -85,10 +85,22 @@ class IndexStore:
         notify: Notify | None = None,
         progress: Progress | None = None,
         refresh: bool = True,
+        read_only: bool = False,
     ) -> "IndexStore":
+        """``read_only`` (``caas-tui status``): use the index exactly as it is on disk, never
+        build, repair or refresh it; IndexStoreError when it cannot be used as it is."""
         if not cfg.root.is_dir():
             raise ProjectError(f"{cfg.root}: not a directory")
         store = cls(cfg, encoder or load_encoder(cfg.model), notify)
+        if read_only:
+            with store._writer_lock(wait=True):  # waits out a refresh under way: a consistent view
+                reason = store.manifest_usable()
+                if reason == "new":
+                    raise IndexStoreError(f"no index at {store.directory}")
+                if reason is not None:
+                    raise IndexStoreError(reason.split("; rebuilding")[0])
+                store._load_parts()
+            return store
         with store._writer_lock(wait=store.manifest_usable() is None) as have_lock:
             reason = store.manifest_usable()
             if reason is None:
@@ -126,14 +138,14 @@ class IndexStore:
     def _load_parts(self) -> None:
         self.close()
         self.lexical = WhooshLexical.open(self.directory / "lexical")
-        self.vectors = ExactVectorIndex.load(self.directory / "vectors")
+        self.vectors = load_vector_index(self.directory / "vectors")
         self.db = ChunkDB(self.directory / "chunks.sqlite")
         self.chunks = {c.id: c for c in self.db.all()}
         assert self.manifest is not None
         expected = sum(len(rec.chunks) for rec in self.manifest.files.values())
         if len(self.chunks) != expected:
             raise IndexStoreError(f"{self.directory}: chunk store disagrees with the manifest")
-        # symbol graph: a missing, old or mismatched graph.json rebuilds the index like any bad part
+        # symbol graph: a missing, old or mismatched graph.jsonl rebuilds the index like any bad part
         self.fragments = load_fragments(self.directory)
         if set(self.fragments) != set(self.manifest.files):
             raise IndexStoreError(f"{self.directory}: symbol graph disagrees with the manifest")
@@ -161,19 +173,34 @@ class IndexStore:
             self.last_stats.rebuilt = True
 
     # -- refreshing --------------------------------------------------------------
-    def refresh(self, progress: Progress | None = None, *, _locked: bool = False, _force_write: bool = False) -> RefreshStats:
-        """Bring the index up to date with the files; only changed files are redone."""
+    def refresh(
+        self,
+        progress: Progress | None = None,
+        *,
+        discovery: Discovery | None = None,
+        scope: Collection[str] | None = None,
+        _locked: bool = False,
+        _force_write: bool = False,
+    ) -> RefreshStats:
+        """Bring the index up to date with the files; only changed files are redone.
+
+        live/ (the file watcher) fast path: it passes ``discovery`` for just the paths it
+        saw change (ignore rules already applied) and ``scope``, the paths that
+        discovery covers; only manifest paths inside ``scope`` can then be removed, and
+        the tree is not walked.
+        """
         if not _locked:
             with self._writer_lock(wait=False) as have_lock:
                 if not have_lock:
                     return RefreshStats(warnings=["another caas-tui process is updating the index"])
-                return self.refresh(progress, _locked=True, _force_write=_force_write)
+                return self.refresh(progress, discovery=discovery, scope=scope, _locked=True, _force_write=_force_write)
         start = time.perf_counter()
         assert self.manifest is not None and self.lexical and self.vectors is not None and self.db
         stats = RefreshStats()
-        discovery = discover(self.cfg)
+        if discovery is None:
+            discovery, scope = discover(self.cfg), None
         stats.skipped.extend(discovery.skipped)
-        if not discovery.entries and not self.manifest.files:
+        if scope is None and not discovery.entries and not self.manifest.files:
             raise ProjectError(f"{self.cfg.root}: no code or docs to index")
         todo: list[SourceFile] = []
         seen: set[str] = set()
@@ -193,7 +220,8 @@ class IndexStore:
                 continue
             (stats.changed if rec else stats.added).append(entry.path)
             todo.append(loaded)
-        stats.removed = sorted(set(self.manifest.files) - seen)
+        removable = set(self.manifest.files) if scope is None else set(scope) & set(self.manifest.files)
+        stats.removed = sorted(removable - seen)
         for path, entry in mtime_only:
             self.manifest.files[path].mtime = entry.mtime
         if not (todo or stats.removed or _force_write):
@@ -203,7 +231,8 @@ class IndexStore:
             self.last_stats = stats
             return stats
         self._apply(todo, stats, progress)
-        self.manifest.skipped = [{"path": s.path, "reason": s.reason} for s in stats.skipped]
+        kept = [s for s in self.manifest.skipped if scope is not None and s.get("path") not in scope]  # live/ fast path
+        self.manifest.skipped = kept + [{"path": s.path, "reason": s.reason} for s in stats.skipped]
         self.manifest.warnings = stats.warnings[-200:]
         self.manifest.state = "clean"
         write_manifest(self.directory, self.manifest)

@@ -179,10 +179,15 @@ class ExactVectorIndex:
             return []
         if allowed is None:
             return _top_k(self._ids, self._mat[: len(self._ids)] @ q, k)
-        rows = sorted(self._pos[cid] for cid in allowed if cid in self._pos)
-        if not rows:
+        rows = np.fromiter((self._pos[cid] for cid in allowed if cid in self._pos), dtype=np.intp)
+        if not len(rows):
             return []
-        return _top_k([self._ids[r] for r in rows], self._mat[rows] @ q, k)
+        if 4 * len(rows) < len(self._ids):  # a narrow filter: score only its rows
+            return _top_k([self._ids[r] for r in rows], self._mat[rows] @ q, k)
+        # A wide filter: copying most of the matrix costs more than scoring it all.
+        scores = np.full(len(self._ids), -np.inf, dtype=np.float32)
+        scores[rows] = (self._mat[: len(self._ids)] @ q)[rows]
+        return _top_k(self._ids, scores, min(k, len(rows)))
 
     def save(self, directory: Path) -> None:
         directory = Path(directory)

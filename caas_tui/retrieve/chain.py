@@ -18,6 +18,11 @@ MAX_HOPS = 200
 # Sections (docs, upstream pages, docstrings) are leaves: "documented next to X"
 # is not a dependency of X, and a long page would drag in everything it mentions.
 _LEAF_KINDS = frozenset({"doc", "upstream", "api"})
+# Children are listed in this order of edge, surest first within an edge.
+EDGE_ORDER: tuple[str, ...] = (
+    "calls", "called_by", "uses", "used_by", "inherits", "overrides", "tests", "documents", "mentions_upstream", "imports",
+)
+_RANK = {name: i for i, name in enumerate(EDGE_ORDER)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,23 +100,25 @@ def chain(
     Every node appears once, at its shallowest depth (so cycles end there);
     ``edges`` limits the edge names followed (``calls``, ``called_by``, ...).
     Doc/upstream sections and docstrings are shown but not walked through, nor
-    are modules other than the root (an import reaches everything in a module).
+    are modules other than the root (an import reaches everything in a module),
+    nor a test reached from the code it tests (what else that test touches is
+    not about the root).
     """
     root = resolve_root(graph, root_symbol)
     if root is None:
         return Chain(root_symbol, None, (), depth, False)
     hops: list[Hop] = []
     seen = {root.id}
-    queue: deque[tuple[str, int]] = deque([(root.id, 0)])
+    queue: deque[tuple[str, int, bool]] = deque([(root.id, 0, False)])
     truncated = False
     while queue and not truncated:
-        node_id, level = queue.popleft()
-        if level >= depth:
+        node_id, level, leaf = queue.popleft()
+        if level >= depth or leaf:
             continue
         node = graph.nodes[node_id]
         if node_id != root.id and (node.kind in _LEAF_KINDS or node.kind == "module"):
             continue
-        for nb in graph.neighbours(node_id):
+        for nb in sorted(graph.neighbours(node_id), key=lambda n: (_RANK.get(n.name, 99), -n.edge.confidence, n.other)):
             if nb.other in seen or nb.edge.confidence < min_confidence or (edges is not None and nb.name not in edges):
                 continue
             if len(hops) >= max_hops:
@@ -123,5 +130,5 @@ def chain(
                 Hop(node_id, other.id, nb.name, other.path, other.start_line, other.end_line, level + 1,
                     nb.edge.confidence, nb.outgoing, other.label, other.kind)
             )
-            queue.append((other.id, level + 1))
+            queue.append((other.id, level + 1, nb.name == "tests" and not nb.outgoing))
     return Chain(root.id, root, tuple(hops), depth, truncated)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import fnmatch
-import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from caas_tui.config import Config, load_config
@@ -13,15 +12,17 @@ from caas_tui.errors import CaasError, PathOutsideRoot, ProjectError
 from caas_tui.index.protocols import Encoder
 from caas_tui.index.store import IndexStore, Notify, Progress, RefreshStats
 from caas_tui.models import KINDS, MODES, Chunk, Hit
+from caas_tui.sources import Discovery
 from caas_tui.graph import SymbolGraph
-from caas_tui.retrieve.chain import DEFAULT_DEPTH, Chain, chain
+from caas_tui.retrieve.chain import DEFAULT_DEPTH, MAX_HOPS, Chain, chain
 from caas_tui.retrieve.expand import NodeChunks, expand_hits
-from caas_tui.retrieve.fusion import Fused, rrf
+from caas_tui.retrieve.diversity import drop_twins
+from caas_tui.retrieve.fusion import rrf
+from caas_tui.retrieve.rerank import Reranker, RerankOutcome, RerankUnavailable, load_reranker
+from caas_tui.retrieve.pinning import pin_exact
 from caas_tui.retrieve.symbols import SymbolTable
 
 MAX_SPAN_CHARS = 20_000
-_MAX_PINNED = 5
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 class Engine:
@@ -35,6 +36,9 @@ class Engine:
         self._symbols = SymbolTable(store.chunks.values())
         self._kind_ids: dict[str, set[str]] = {}
         self._reindex_memory()
+        # -- re-ranking (retrieve/rerank.py): loaded on first use; tests inject a Reranker --
+        self.reranker: Reranker | None = None
+        self.last_rerank: RerankOutcome | None = None  # of the latest search(rerank=True)
 
     @classmethod
     def open(
@@ -46,6 +50,7 @@ class Engine:
         progress: Progress | None = None,
         notify: Notify | None = None,
         refresh: bool = True,
+        read_only: bool = False,
         **overrides: object,
     ) -> "Engine":
         root_path = Path(root).expanduser()
@@ -54,15 +59,38 @@ class Engine:
         if not root_path.is_dir():
             raise ProjectError(f"{root_path}: not a directory")
         cfg = config or load_config(root_path, **overrides)
-        return cls(IndexStore.open(cfg, encoder=encoder, notify=notify, progress=progress, refresh=refresh))
+        return cls(
+            IndexStore.open(cfg, encoder=encoder, notify=notify, progress=progress, refresh=refresh, read_only=read_only)
+        )
 
     # -- freshness -----------------------------------------------------------------
-    def refresh(self, progress: Progress | None = None) -> RefreshStats:
+    def refresh(
+        self,
+        progress: Progress | None = None,
+        *,
+        discovery: Discovery | None = None,
+        scope: Collection[str] | None = None,
+    ) -> RefreshStats:
+        """``discovery``/``scope``: the file watcher's path-targeted fast path (see ``IndexStore.refresh``)."""
         with self._lock:
-            stats = self.store.refresh(progress=progress)
+            stats = self.store.refresh(progress=progress, discovery=discovery, scope=scope)
             if stats.changed_any:
                 self._reindex_memory()
             return stats
+
+    def reopen(self, progress: Progress | None = None, notify: Notify | None = None) -> RefreshStats:
+        """Re-open the index from disk, rebuilding it when missing or broken.
+
+        The file watcher calls this when the index directory vanished under it: the
+        open store's files are gone, so refreshing it would write into nothing.
+        """
+        with self._lock:
+            old = self.store
+            # open the new store before closing the old: if opening fails, searches keep working
+            self.store = IndexStore.open(self.cfg, encoder=old.encoder, notify=notify or old._notify, progress=progress)
+            old.close()
+            self._reindex_memory()
+            return self.store.last_stats or RefreshStats()
 
     def _reindex_memory(self) -> None:
         chunks = self.store.chunks
@@ -122,8 +150,14 @@ class Engine:
         path_glob: str | None = None,
         prefix_last: bool = False,
         expand: bool = False,
+        rerank: bool = False,
     ) -> list[Hit]:
-        """``expand``: also bring in graph neighbours of the top hits (``Hit.via`` says why)."""
+        """``expand``: after the ``k`` hits, add up to ``k`` graph neighbours of the top 5
+        (callees, callers, tests, overrides, constants, upstream pages; ``Hit.via`` says why).
+
+        ``rerank``: re-score the top fused hits with a transformer (``retrieve/rerank.py``);
+        ``last_rerank`` then tells how it went (skipped without the extra, or out of time).
+        """
         if mode not in MODES:
             raise CaasError(f"unknown search mode {mode!r} (choose from {', '.join(MODES)})")
         bad = [k_ for k_ in (kinds or ()) if k_ not in KINDS]
@@ -132,8 +166,31 @@ class Engine:
         query = query.strip()
         if not query or k <= 0:
             return []
+        if rerank:
+            return self._search_reranked(query, k, mode, list(kinds) if kinds else None, path_glob, prefix_last,
+                                         expand)
         with self._lock:
             return self._search(query, k, mode, list(kinds) if kinds else None, path_glob, prefix_last, expand)
+
+    # -- re-ranking (retrieve/rerank.py) ---------------------------------------------
+    def _search_reranked(
+        self, query: str, k: int, mode: str, kinds: list[str] | None, path_glob: str | None, prefix_last: bool,
+        expand: bool,
+    ) -> list[Hit]:
+        with self._lock:
+            if self.reranker is None:
+                try:
+                    self.reranker = load_reranker()
+                except RerankUnavailable as exc:
+                    self.last_rerank = RerankOutcome([], skipped=str(exc))
+                    return self._search(query, k, mode, kinds, path_glob, prefix_last, expand)
+            reranker = self.reranker
+            hits = self._search(query, max(k, reranker.candidates), mode, kinds, path_glob, prefix_last, expand)
+        outcome = reranker.rerank(query, hits)
+        outcome.hits = outcome.hits[:k]
+        self.last_rerank = outcome
+        return outcome.hits
+    # -- end re-ranking --
 
     def _search(
         self, query: str, k: int, mode: str, kinds: list[str] | None, path_glob: str | None, prefix_last: bool,
@@ -151,7 +208,8 @@ class Engine:
             rankings["dense"] = [cid for cid, _ in store.vectors.search(vec, depth, allowed)]
         weights = {"bm25": self.cfg.bm25_weight, "dense": self.cfg.dense_weight}
         fused = rrf(rankings, k=self.cfg.rrf_k, weights=weights)
-        fused, exact = self._pin_exact(query, fused, kinds)
+        fused, exact = pin_exact(query, fused, self._symbols, kinds)
+        fused = drop_twins(fused, store.chunks.get, pinned=exact)
         hits: list[Hit] = []
         for item in fused:
             chunk = store.chunks.get(item.id)
@@ -167,7 +225,7 @@ class Engine:
                     via="exact symbol" if item.id in exact else None,
                 )
             )
-            if len(hits) >= k and not expand:  # expansion re-ranks the whole candidate list
+            if len(hits) >= k and not expand:  # expansion reuses the scores of the rest
                 break
         if expand:
             return self._expand(hits, k, kinds, path_glob)
@@ -178,10 +236,13 @@ class Engine:
     def graph(self) -> SymbolGraph:
         return self.store.graph
 
-    def related(self, symbol: str, depth: int = DEFAULT_DEPTH, **options: object) -> Chain:
+    def related(
+        self, symbol: str, depth: int = DEFAULT_DEPTH, *, max_hops: int = MAX_HOPS,
+        edges: Collection[str] | None = None, min_confidence: float = 0.0,
+    ) -> Chain:
         """The dependency chain around ``symbol`` (see ``retrieve.chain.chain``)."""
         with self._lock:
-            return chain(self.store.graph, symbol, depth, **options)  # type: ignore[arg-type]
+            return chain(self.store.graph, symbol, depth, max_hops=max_hops, edges=edges, min_confidence=min_confidence)
 
     def _expand(self, hits: list[Hit], k: int, kinds: list[str] | None, path_glob: str | None) -> list[Hit]:
         if self._node_chunks is None:
@@ -192,37 +253,6 @@ class Engine:
 
         return expand_hits(hits, k, self.store.graph, self._node_chunks, self.store.chunks, allow=allow)
 
-    def _pin_exact(self, query: str, fused: list[Fused], kinds: list[str] | None) -> tuple[list[Fused], set[str]]:
-        """Keep chunks whose symbol the query names exactly at the top.
-
-        A dense near-miss (a similarly named method) can outrank the very definition a
-        writer typed; a typed identifier is the strongest signal there is. A name that
-        matches many definitions (``__init__``) pins only those the channels found.
-        """
-        names = [m.group(0) for m in _IDENT.finditer(query) if _looks_like_identifier(m.group(0))]
-        if not names:
-            return fused, set()
-        order = {f.id: i for i, f in enumerate(fused)}
-        exact: list[str] = []
-        for name in names:
-            matches = [c.id for c in self._symbols.find(name, kinds or KINDS, exact_only=True)]
-            if len(matches) > _MAX_PINNED:
-                matches = sorted((m for m in matches if m in order), key=order.__getitem__)[:_MAX_PINNED]
-            exact.extend(m for m in matches if m not in exact)
-        if not exact:
-            return fused, set()
-        exact_set = set(exact)
-        top = fused[0].score if fused else 1.0
-        pinned = sorted(exact, key=lambda cid: order.get(cid, len(order)))
-        by_id = {f.id: f for f in fused}
-        head = [by_id.get(cid) or Fused(cid, top, {}) for cid in pinned]
-        return head + [f for f in fused if f.id not in exact_set], exact_set
-
     def close(self) -> None:
         with self._lock:
             self.store.close()
-
-
-def _looks_like_identifier(token: str) -> bool:
-    """Identifiers, not prose: has ``_`` or ``.``, or mixed case inside the word."""
-    return "_" in token or "." in token or any(c.isupper() for c in token[1:])

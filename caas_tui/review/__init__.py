@@ -1,1 +1,28 @@
-"""review layer."""
+"""review layer: claims -> verdicts -> decisions -> patch.
+
+Public API (stable for the TUI, MCP server and CLI)::
+
+    extract_claims(path, text) -> list[Claim]
+    StaticReviewer().review(claims, engine, progress=None) -> list[Verdict]
+    make_reviewer(name, cfg) -> (Reviewer, fallback_warning | None)
+    review_doc(engine, doc_path, reviewer, progress=None) -> DocReview
+    reviewable_paths(engine) -> list[str]
+    VerdictStore.open(cfg) / VerdictStore(path)
+    requests_from(store.accepted_fixes()) -> list[FixRequest]
+    build_patch(root, requests) -> PatchResult;  apply_fixes(root, requests) -> PatchResult
+
+``caas_tui.review.claude`` (which imports ``anthropic``) is never imported from here.
+"""
+
+from caas_tui.review.claims import extract_claims
+from caas_tui.review.patch import FixRequest, PatchResult, apply_fixes, build_patch, requests_from
+from caas_tui.review.runner import DocReview, review_doc, reviewable_paths
+from caas_tui.review.select import make_reviewer
+from caas_tui.review.static import StaticReviewer
+from caas_tui.review.store import VerdictStore
+from caas_tui.review.storecodec import StoredVerdict
+
+__all__ = [
+    "DocReview", "FixRequest", "PatchResult", "StaticReviewer", "StoredVerdict", "VerdictStore", "apply_fixes",
+    "build_patch", "extract_claims", "make_reviewer", "requests_from", "review_doc", "reviewable_paths",
+]

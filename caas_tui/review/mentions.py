@@ -39,6 +39,7 @@ class Mention:
     origin: str  # role | code | call | dotted | ident
     raw: str  # the span as written (role content, backticked text, ...)
     called: bool = False
+    start: int = -1  # offset in the text
 
 
 def role_target(content: str) -> str:
@@ -101,25 +102,25 @@ def find_mentions(text: str) -> list[Mention]:
         if role in SYMBOL_ROLES:
             target = role_target(content)
             if _is_name(target):
-                found.append(Mention(target, "role", content, called=content.strip().endswith("()")))
+                found.append(Mention(target, "role", content, content.strip().endswith("()"), m.start()))
     rest = _ROLE.sub(blank, rest)
     for m in _TICKS.finditer(rest):
         for name, called in _code_names(m.group(2)):
-            found.append(Mention(name, "code", m.group(2), called))
+            found.append(Mention(name, "code", m.group(2), called, m.start()))
     rest = _TICKS.sub(blank, rest)
     rest = _URL.sub(blank, rest)
     for m in _CALL.finditer(rest):
         if _is_name(m.group(1)):
-            found.append(Mention(m.group(1), "call", m.group(0), called=True))
+            found.append(Mention(m.group(1), "call", m.group(0), True, m.start(1)))
     for m in _DOTTED.finditer(rest):
         name = m.group(1)
         last = name.rsplit(".", 1)[-1]
         if last.lower() in _FILE_EXTS or name.lower() in _NOT_NAMES or all(len(p) <= 1 for p in name.split(".")):
             continue
         if m.group(2) is None:
-            found.append(Mention(name, "dotted", m.group(0)))
+            found.append(Mention(name, "dotted", m.group(0), False, m.start(1)))
     for m in _SNAKE.finditer(rest):
-        found.append(Mention(m.group(1), "ident", m.group(1)))
+        found.append(Mention(m.group(1), "ident", m.group(1), False, m.start(1)))
     return found
 
 

@@ -32,10 +32,10 @@ class ImportRef:
 class ModuleSource:
     name: str
     path: str
-    lines: list[str]
-    tree: ast.Module | None
-    bindings: dict[str, ast.AST | ImportRef] = field(default_factory=dict)
-    star_imports: list[str] = field(default_factory=list)
+    lines: list[str] = field(repr=False)
+    tree: ast.Module | None = field(repr=False)
+    bindings: dict[str, ast.AST | ImportRef] = field(default_factory=dict, repr=False)
+    star_imports: list[str] = field(default_factory=list, repr=False)
     is_package: bool = False
 
     @property
@@ -133,9 +133,14 @@ class Project:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.paths: dict[str, str] = {}
+        # Qualified symbols of code chunks by short name. (Not ``engine.find_symbol``: a doc
+        # heading with the same text as a class name shadows it there.)
+        self.symbols_by_short: dict[str, set[str]] = {}
         for chunk in engine.chunks():
             if chunk.kind == "code" and chunk.language == "python" and chunk.path.endswith((".py", ".pyi")):
                 self.paths.setdefault(module_name(chunk.path), chunk.path)
+                if chunk.symbol:
+                    self.symbols_by_short.setdefault(chunk.symbol.rsplit(".", 1)[-1], set()).add(chunk.symbol)
         self.packages = {name.split(".")[0] for name in self.paths}
         # "a.b" is a package if it has an __init__ or any submodule a.b.x is indexed.
         self.package_names = {".".join(n.split(".")[:i]) for n in self.paths for i in range(1, n.count(".") + 1)}

@@ -7,7 +7,9 @@ search, which finds the same kinds of neighbours less precisely.
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,11 +68,22 @@ def _names(raw: Iterable[str]) -> list[str]:
 
 
 def build_chains(engine: Engine, names: list[str], depth: int = 2) -> list[ChainItem]:
-    """One root per name: the graph's chain when it knows the name, else a search fallback."""
+    """One root per distinct definition: the graph's chain when it knows the name (or,
+    for a re-exported ``pkg.Name``, its short name), else a search fallback."""
     roots: list[ChainItem] = []
+    seen: set[tuple[str | None, int]] = set()
+    misses: list[str] = []
     for name in names:
         item = graph_chain(engine, name, depth)
-        roots.append(item if item is not None else fallback_chain(engine, name))
+        if item is None and "." in name:
+            item = graph_chain(engine, name.rsplit(".", 1)[-1], depth)
+        if item is None:
+            misses.append(name)
+        elif (item.path, item.start_line) not in seen:
+            seen.add((item.path, item.start_line))
+            roots.append(item)
+    if not roots:
+        roots = [fallback_chain(engine, name) for name in misses]
     return roots
 
 
@@ -97,12 +110,42 @@ def _language(path: str) -> str:
     return "text"
 
 
-def _role(hop: Any) -> str:
+def _role(hop: Any, delegate: str | None = None) -> str:
     out, inc = _EDGE_LABELS.get(hop.edge, (hop.edge, hop.edge))
     role = out if hop.outgoing else inc
     if role == "tested by" and hop.path.startswith("examples/"):
         return "example"
+    if role == "calls" and delegate is not None and hop.to.rsplit(".", 1)[-1] == delegate:
+        return "delegates to"
     return role
+
+
+def delegate_of(engine: Engine, qualname: str) -> str | None:
+    """The function name ``qualname`` hands its work to, if its body is one call (after any docstring)."""
+    found = [c for c in engine.find_symbol(qualname, kinds=("code",)) if c.symbol == qualname]
+    if not found:
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(found[0].text))
+    except SyntaxError:
+        return None
+    func = tree.body[0] if tree.body else None
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    body = func.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1 or not isinstance(body[0], (ast.Expr, ast.Return)):
+        return None
+    call = body[0].value
+    if isinstance(call, ast.Await):
+        call = call.value
+    if not isinstance(call, ast.Call):
+        return None
+    target = call.func
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def graph_chain(engine: Engine, name: str, depth: int) -> ChainItem | None:
@@ -114,13 +157,15 @@ def graph_chain(engine: Engine, name: str, depth: int) -> ChainItem | None:
     node = found.root_node
     if node is None:
         return None
-    root = ChainItem(f"{node.label}  ·  {node.path}:{node.start_line}-{node.end_line}", node.path, node.start_line,
-                     node.end_line, node.label, node.kind, _language(node.path))
+    root = ChainItem("definition", node.path, node.start_line, node.end_line, node.label, node.kind,
+                     _language(node.path))
 
     def grow(parent: ChainItem, node_id: str) -> None:
         groups: dict[str, ChainItem] = {}
-        for hop in found.children(node_id):
-            role = _role(hop)
+        hops = found.children(node_id)
+        delegate = delegate_of(engine, node_id) if any(h.edge == "calls" and h.outgoing for h in hops) else None
+        for hop in hops:
+            role = _role(hop, delegate)
             group = groups.setdefault(role, ChainItem(role))
             item = ChainItem(role, hop.path, hop.start_line, hop.end_line, hop.label, hop.kind, _language(hop.path))
             group.children.append(item)
@@ -137,7 +182,7 @@ def graph_chain(engine: Engine, name: str, depth: int) -> ChainItem | None:
 
 
 _ROLE_ORDER = {r: i for i, r in enumerate(
-    ["definition", "calls", "called by", "tested by", "tests", "example", "documented in", "documents",
+    ["definition", "delegates to", "calls", "called by", "tested by", "tests", "example", "documented in", "documents",
      "upstream doc", "mentioned by", "inherits", "subclass", "overrides", "overridden by", "imports", "imported by"])}
 
 
@@ -154,9 +199,7 @@ def _add(group: ChainItem, chunks: Iterable[Chunk], seen: set[str], role: str) -
 def fallback_chain(engine: Engine, name: str) -> ChainItem:
     """Definition, callers, callees, tests, examples, docs and upstream pages, by search."""
     defs = engine.find_symbol(name, kinds=("code",)) or engine.find_symbol(name, kinds=("code", "test", "upstream"))
-    root = ChainItem(name)
-    if not defs:
-        root.label = f"{name} (no definition found; related chunks by search)"
+    root = ChainItem(name, symbol=name)
     short = name.rsplit(".", 1)[-1]
     seen: set[str] = set()
     word = re.compile(rf"\b{re.escape(short)}\b")
@@ -194,10 +237,13 @@ def fallback_chain(engine: Engine, name: str) -> ChainItem:
     return root
 
 
-def describe(item: ChainItem) -> str:
-    """A one-line label for the tree: role, symbol, path:lines."""
-    if item.path is None:
-        return item.label
-    where = f"{item.path}:{item.start_line}-{item.end_line}"
-    return f"{item.symbol or where}  ·  {where}" if item.symbol else where
+def short_name(symbol: str | None, path: str) -> str:
+    """``symbol`` without its module prefix (the path already says where it lives)."""
+    if not symbol:
+        return ""
+    module = path.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__")
+    for prefix in (module, module.removeprefix("src.")):
+        if symbol.startswith(prefix + "."):
+            return symbol[len(prefix) + 1 :]
+    return symbol
 

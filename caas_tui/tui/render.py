@@ -16,6 +16,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from caas_tui.models import Claim, Fix, Hit, Verdict
+from caas_tui.tui.state import ClaimState
 
 # One colour per verdict: a foreground for badges and gutters, a tinted background
 # for claim spans in the doc (dark tints keep the doc text readable).
@@ -55,11 +56,10 @@ def badge(label: str) -> Text:
 
 
 # -- claims list -------------------------------------------------------------------
-def claim_prompt(claim: Claim, verdict: Verdict | None, decision: str, stale: bool = False) -> Text:
-    label = "stale" if stale else verdict_label(verdict)
+def claim_prompt(claim: Claim, state: ClaimState) -> Text:
     text = Text()
-    text.append("● ", style=VERDICT_FG[label])
-    text.append(DECISION_MARK.get(decision, " ") + " ", style="bold")
+    text.append("● ", style=VERDICT_FG[state.label])
+    text.append(DECISION_MARK.get(state.decision, " ") + " ", style="bold")
     text.append(f"L{claim.start_line:<4}", style="dim")
     text.append(one_line(claim.text, 200))
     return text
@@ -160,7 +160,7 @@ def hit_cells(hit: Hit) -> tuple[Text, ...]:
 _KIND_STYLE = {"code": "#87d7ff", "test": "#d7af5f", "doc": "#afd787", "upstream": "#d787d7", "api": "#87d7d7"}
 
 
-def code_view(text: str, language: str, start_line: int) -> Syntax:
+def code_view(text: str, language: str, start_line: int, background: str = "default") -> Syntax:
     """Syntax-highlighted source with real file line numbers."""
     return Syntax(
         text,
@@ -169,7 +169,7 @@ def code_view(text: str, language: str, start_line: int) -> Syntax:
         line_numbers=True,
         start_line=max(1, start_line),
         word_wrap=False,
-        background_color="default",
+        background_color=background,
         indent_guides=False,
     )
 
@@ -195,34 +195,47 @@ def fix_diff(doc_path: str, doc_lines: Sequence[str], fix: Fix) -> str:
     return "\n".join(out)
 
 
+def fix_for(claim: Claim, state: ClaimState) -> Fix | None:
+    """What export would write for this claim (an edit with no proposal replaces the claim's lines)."""
+    if state.fix is None and state.replacement is not None:
+        return Fix(claim.start_line, claim.end_line, state.replacement)
+    return state.fix
+
+
 def verdict_view(
     claim: Claim,
-    verdict: Verdict | None,
-    decision: str,
-    replacement: str | None,
+    state: ClaimState,
     doc_lines: Sequence[str],
-    stale: bool = False,
+    background: str = "default",
 ) -> RenderableType:
     """The verdict panel: label, reviewer, rationale, evidence and the fix as a diff."""
     parts: list[RenderableType] = []
+    verdict = state.verdict
     head = Text()
-    label = "stale" if stale else verdict_label(verdict)
-    head.append_text(badge(label))
+    head.append_text(badge(state.label))
     if verdict is not None:
         head.append(f"  by {verdict.reviewer}", style="bold")
         if verdict.model:
             head.append(f" ({verdict.model})", style="dim")
-    head.append(f"   decision: {decision}", style="bold" if decision != "pending" else "dim")
+    head.append(f"   decision: {state.decision}", style="bold" if state.decision != "pending" else "dim")
     head.append(f"   {claim.doc_path}:{claim.start_line}-{claim.end_line}", style="dim")
     parts.append(head)
     if verdict is None:
         parts.append(Text("Not reviewed yet: c reviews this claim, C the whole doc, ctrl+r with Claude.", style="dim"))
         return Group(*parts)
-    if stale:
-        parts.append(Text("The doc changed since this verdict: review again (c).", style=VERDICT_FG["stale"]))
+    if state.stale:
+        parts.append(Text(verdict.rationale + " — review again (c).", style=VERDICT_FG["stale"]))
+        if state.original is not None:
+            verdict = state.original
+            parts.append(Text(f"Was {verdict.verdict}:", style="bold"))
     parts.append(Text(verdict.rationale or "(no rationale)"))
-    if verdict.checks:
-        parts.append(Text("Checked: " + "; ".join(verdict.checks), style="dim"))
+    fix = fix_for(claim, state)
+    if fix is not None:
+        parts.append(Text("Proposed fix" + (" (edited)" if state.decision == "edited" else "") + ":", style="bold"))
+        parts.append(Syntax(fix_diff(claim.doc_path, doc_lines, fix), "diff", theme=SYNTAX_THEME,
+                            background_color=background, word_wrap=True))
+    elif verdict.verdict != "consistent":
+        parts.append(Text("No fix proposed.", style="dim"))
     if verdict.evidence:
         ev = Text("Evidence:", style="bold")
         for span in verdict.evidence:
@@ -233,22 +246,18 @@ def verdict_view(
             if span.note:
                 ev.append(f"  {span.note}", style="dim")
         parts.append(ev)
-    fix = verdict.fix
-    if fix is not None and replacement is not None and replacement != fix.replacement:
-        fix = Fix(fix.start_line, fix.end_line, replacement)
-    if fix is not None:
-        parts.append(Text("Proposed fix" + (" (edited)" if decision == "edited" else "") + ":", style="bold"))
-        parts.append(Syntax(fix_diff(claim.doc_path, doc_lines, fix), "diff", theme=SYNTAX_THEME,
-                            background_color="default", word_wrap=True))
-    else:
-        parts.append(Text("No fix proposed.", style="dim"))
+    if verdict.checks:
+        checks = Text("Checked:", style="bold dim")
+        for check in verdict.checks:
+            checks.append(f"\n  · {check}", style="dim")
+        parts.append(checks)
     return Group(*parts)
 
 
-def diff_view(patch: str) -> RenderableType:
+def diff_view(patch: str, background: str = "default") -> RenderableType:
     if not patch.strip():
         return Text("No accepted fixes yet: accept (a) or edit (e) a verdict with a fix first.", style="dim")
-    return Syntax(patch, "diff", theme=SYNTAX_THEME, background_color="default", word_wrap=False, line_numbers=False)
+    return Syntax(patch, "diff", theme=SYNTAX_THEME, background_color=background, word_wrap=False, line_numbers=False)
 
 
 def tally_text(counts: Mapping[str, int]) -> Text:

@@ -7,7 +7,7 @@ these constants rather than repeating the literals.
 
 from __future__ import annotations
 
-#: Maximum per-component difference at which two transforms still compare equal.
+#: Default tolerance of :class:`xrkit.math.TransformComparer`, which decides ``Transform`` equality.
 DEFAULT_TOLERANCE: float = 1e-4
 
 #: Length of one simulation step in seconds (60 Hz, the Helios default frame rate).

@@ -160,8 +160,9 @@ class Scene:
     def step(self, dt: float | None = None) -> FlushResult:
         """Advance the scene by one step.
 
-        Runs every scheduled system, then applies the removals queued during
-        the step with :meth:`StateManager.flush <xrkit.ecs.state.StateManager.flush>`.
+        Runs the scheduler (every enabled system, in priority order), then
+        applies the removals queued during the step with
+        :meth:`StateManager.flush <xrkit.ecs.state.StateManager.flush>`.
 
         Args:
             dt: Step length in seconds; :attr:`fixed_dt` if None.

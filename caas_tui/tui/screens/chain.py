@@ -10,21 +10,23 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Static, Tree
 
 from caas_tui.errors import CaasError
+from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.models import Claim, Hit
-from caas_tui.tui.chain_port import ChainItem, build_chains, describe, targets_for
+from caas_tui.tui.chain_port import ChainItem, build_chains, short_name, targets_for
 from caas_tui.tui.render import code_view
 from caas_tui.tui.session import Session
 from caas_tui.tui.widgets.panes import ScrollPane
 
-_ROLE_STYLE = {"definition": "bold #5fd787", "called by": "#87afff", "calls": "#87d7ff", "test": "#d7af5f",
-               "example": "#ffaf00", "doc": "#afd787", "upstream": "#d787d7"}
+_ROLE_STYLE = {"definition": "bold #5fd787", "called by": "#87afff", "calls": "#87d7ff", "delegates to": "#5fd7af",
+               "test": "#d7af5f", "tested by": "#d7af5f",
+               "example": "#ffaf00", "doc": "#afd787", "documented in": "#afd787", "upstream": "#d787d7",
+               "upstream doc": "#d787d7", "mentioned by": "#d787d7"}
 
 
-class ChainScreen(Screen[None]):
+class ChainScreen(CaasScreen):
     BINDINGS = [
         Binding("escape,q", "back", "Back"),
         Binding("o", "open_editor", "Editor"),
@@ -72,7 +74,7 @@ class ChainScreen(Screen[None]):
             return
         tree = self.query_one(Tree)
         for root in roots:
-            node = tree.root.add(self._label(root), data=root, expand=True)
+            node = tree.root.add(self._root_label(root), data=root, expand=True)
             self._grow(node, root)
         hops = sum(len(g.children) for r in roots for g in r.children)
         self._status(f"{hops} hops from {', '.join(self.names)}  ·  enter expands, o opens in $EDITOR")
@@ -87,12 +89,26 @@ class ChainScreen(Screen[None]):
                 node.add_leaf(self._label(child), data=child)
 
     @staticmethod
+    def _root_label(item: ChainItem) -> Text:
+        label = Text()
+        label.append(item.symbol or item.label, style="bold")
+        if item.path is not None:
+            label.append(f"  {item.path}:{item.start_line}-{item.end_line}", style="dim")
+        else:
+            label.append("  (not in the symbol graph: related code found by search)", style="dim italic")
+        return label
+
+    @staticmethod
     def _label(item: ChainItem) -> Text:
         if item.path is None:
             return Text(item.label, style="bold")
-        label = Text(no_wrap=True, overflow="ellipsis")
-        label.append(f"{item.label:<10} ", style=_ROLE_STYLE.get(item.label, "dim"))
-        label.append(describe(item))
+        # The group heading names the relation; a coloured bullet keeps it visible per hop.
+        label = Text()
+        label.append("● ", style=_ROLE_STYLE.get(item.label, "dim"))
+        name = short_name(item.symbol, item.path)
+        if name:
+            label.append(name + "  ")
+        label.append(f"{item.path}:{item.start_line}", style="dim")
         return label
 
     @on(Tree.NodeHighlighted)
@@ -115,7 +131,7 @@ class ChainScreen(Screen[None]):
         pane = self.query_one("#chain-preview", ScrollPane)
         pane.border_title = f"{item.label}: {item.path}:{item.start_line}-{item.end_line}"
         head = Text(item.symbol or item.path, style="bold")
-        pane.show(Group(head, code_view(text, item.language, item.start_line)))
+        pane.show(Group(head, code_view(text, item.language, item.start_line, pane.background_hex)))
 
     def action_back(self) -> None:
         self.dismiss(None)

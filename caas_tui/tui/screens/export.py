@@ -8,10 +8,10 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from caas_tui.errors import CaasError
+from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.tui.render import diff_view
 from caas_tui.tui.screens.modals import ConfirmScreen, PathScreen
 from caas_tui.tui.session import Session
@@ -20,7 +20,7 @@ from caas_tui.tui.widgets.panes import ScrollPane
 DEFAULT_PATCH = "caas-fixes.patch"
 
 
-class ExportScreen(Screen[None]):
+class ExportScreen(CaasScreen):
     BINDINGS = [
         Binding("w", "write", "Write patch"),
         Binding("A", "apply", "Apply to docs"),
@@ -31,6 +31,7 @@ class ExportScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.patch: str = ""
+        self.applied = False  # the docs on disk changed: the triage screen reloads
 
     def compose(self) -> ComposeResult:
         yield ScrollPane("Building the patch…", id="patch", classes="pane")
@@ -47,16 +48,21 @@ class ExportScreen(Screen[None]):
 
     @work(exclusive=True, group="export", exit_on_error=False)
     async def load(self) -> None:
+        left_out: list[str] = []
         try:
-            self.patch = await self.session.store_call(self.session.need_port().patch)
+            self.patch, left_out = await self.session.store_call(self.session.need_port().patch)
         except CaasError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             self.patch = ""
-        self.query_one("#patch", ScrollPane).show(diff_view(self.patch))
+        pane = self.query_one("#patch", ScrollPane)
+        pane.show(diff_view(self.patch, pane.background_hex))
         files = sum(1 for line in self.patch.split("\n") if line.startswith("+++ "))
         hunks = sum(1 for line in self.patch.split("\n") if line.startswith("@@"))
-        self._status(f"{hunks} fix(es) in {files} file(s)  ·  w writes {DEFAULT_PATCH}, A applies to the docs"
-                     if self.patch.strip() else "Nothing accepted yet.")
+        message = (f"{hunks} change(s) in {files} file(s)  ·  w writes {DEFAULT_PATCH}, A applies them to the docs"
+                   if self.patch.strip() else "No fixes to export.")
+        if left_out:
+            message += f"  ·  {len(left_out)} left out: {left_out[0]}"
+        self._status(message)
 
     def action_write(self) -> None:
         if not self.patch.strip():
@@ -93,11 +99,14 @@ class ExportScreen(Screen[None]):
     @work(group="export-write", exit_on_error=False)
     async def apply(self) -> None:
         try:
-            changed = await self.session.store_call(self.session.need_port().apply)
+            changed, refused = await self.session.store_call(self.session.need_port().apply)
         except CaasError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
-        self.app.notify(f"Applied fixes to {len(changed)} file(s).", markup=False)
+        self.app.notify(f"Applied fixes to {len(changed)} file(s): {', '.join(changed)}", markup=False)
+        for reason in refused:
+            self.app.notify(reason, severity="warning", markup=False)
+        self.applied = True
         self.load()
 
     def action_back(self) -> None:

@@ -33,8 +33,8 @@ def _sections() -> list[tuple[str, list[Binding]]]:
     return [
         ("Everywhere", binds(CaasApp) + [Binding("ctrl+p", "command_palette", "Command palette")]),
         ("Triage screen", binds(MainScreen)),
-        ("Claims list / evidence table", binds(ClaimList) + binds(HitTable)[:0]
-         + [Binding("up,down", "", "Move"), Binding("tab", "", "Next pane")]),
+        ("Lists and tables", binds(ClaimList) + binds(HitTable)
+         + [Binding("up,down", "", "Move"), Binding("tab,shift+tab", "", "Next / previous pane")]),
         ("Filter chips (tab to them)", binds(FilterBar)),
         ("Chain view", binds(ChainScreen)),
         ("Export", binds(ExportScreen)),
@@ -49,7 +49,7 @@ def _key_name(key: str) -> str:
 
 
 def help_table() -> Table:
-    table = Table(box=None, show_header=False, padding=(0, 2), expand=True)
+    table = Table(box=None, show_header=False, padding=(0, 2), expand=False)
     table.add_column("key", style="bold #ffaf00", no_wrap=True, width=18)
     table.add_column("does")
     for title, bindings in _sections():

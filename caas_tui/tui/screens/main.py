@@ -13,11 +13,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, OptionList
 from textual.worker import get_current_worker
 
 from caas_tui.errors import CaasError
+from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.models import Claim
 from caas_tui.tui.render import ClaimMark, verdict_view
 from caas_tui.tui.screens.review_actions import ReviewActions
@@ -33,7 +33,7 @@ SEARCH_DEBOUNCE_S = 0.25
 QUERY_CHARS = 300  # a claim pre-fills the query box with at most this much of its text
 
 
-class MainScreen(ReviewActions, Screen[None]):
+class MainScreen(ReviewActions, CaasScreen):
     # Letter keys live here, not on the app: a focused query box consumes printable keys
     # before they bubble up, and check_action hides them while it has focus.
     BINDINGS = [
@@ -201,9 +201,8 @@ class MainScreen(ReviewActions, Screen[None]):
             view.show_doc(self.doc.path, view.text, self._marks(claim.id))
             view.reveal_line(claim.start_line)
         state = self.states.get(claim.id, PENDING)
-        self.query_one("#verdict", ScrollPane).show(
-            verdict_view(claim, state.verdict, state.decision, state.replacement, view.lines, state.stale)
-        )
+        pane = self.query_one("#verdict", ScrollPane)
+        pane.show(verdict_view(claim, state, view.lines, pane.background_hex))
 
     def action_move_claim(self, step: int) -> None:
         claims = self.query_one(ClaimList)

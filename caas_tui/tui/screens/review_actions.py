@@ -21,7 +21,7 @@ from textual.worker import get_current_worker
 
 from caas_tui.errors import CaasError
 from caas_tui.models import Claim, Verdict
-from caas_tui.tui.render import tally_text
+from caas_tui.tui.render import fix_for, tally_text
 from caas_tui.tui.screens.modals import EditFixScreen
 from caas_tui.tui.state import PENDING, ClaimState
 from caas_tui.tui.widgets.evidence import HitPreview, HitTable
@@ -81,11 +81,9 @@ class ReviewActions(_Base):
         if claim is None:
             return
         state = self.states.get(claim.id, PENDING)
-        fix = state.verdict.fix if state.verdict is not None else None
+        fix = fix_for(claim, state)
         lines = self.query_one("#doc").lines  # type: ignore[attr-defined]
-        if state.replacement is not None:
-            initial = state.replacement
-        elif fix is not None:
+        if fix is not None:
             initial = fix.replacement
         else:
             initial = "\n".join(lines[claim.start_line - 1 : claim.end_line])
@@ -168,7 +166,7 @@ class ReviewActions(_Base):
         status = self.query_one(StatusLine)
         call = self.app.call_from_thread
         who = "Claude" if reviewer == "claude" else "static reviewer"
-        cost = Text()
+        cost: list[str] = [""]  # the latest running tally (usage arrives from Claude's pool threads)
 
         def progress(done: int, total: int, message: str) -> None:
             call(status.progress, done, total)
@@ -176,9 +174,8 @@ class ReviewActions(_Base):
 
         def on_usage(usage: Any) -> None:
             describe = getattr(usage, "describe", None)
-            cost.truncate(0)
-            cost.append(describe() if callable(describe) else str(usage))
-            call(status.right, Text(f"Claude: {cost.plain}"))
+            cost[0] = describe() if callable(describe) else str(usage)
+            call(status.right, Text(f"Claude: {cost[0]}"))
 
         call(status.progress, 0, len(claims))
         call(status.message, f"Reviewing {len(claims)} claim(s) with {who}…")
@@ -194,8 +191,8 @@ class ReviewActions(_Base):
         worker = get_current_worker()
         cancelled = worker.is_cancelled or len(verdicts) < len(claims)
         note = f"Reviewed {len(verdicts)}/{len(claims)} claim(s) with {who}"
-        if reviewer == "claude" and cost.plain:
-            note += f" ({cost.plain})"
+        if reviewer == "claude" and cost[0]:
+            note += f" ({cost[0]})"
         call(self._review_done, states, note + (" — cancelled" if cancelled else ""), "information")
 
     def _review_done(self, states: dict[str, ClaimState], message: str, severity: str) -> None:
@@ -231,33 +228,49 @@ class ReviewActions(_Base):
         else:
             self.app.notify("Nothing to open: pick a claim or a hit.", severity="warning")
             return
-        open_in_editor(self, path, line)
+        if open_in_editor(self, path, line):
+            self.refresh_after_edit()
+
+    @work(thread=True, exclusive=True, group="refresh", exit_on_error=False)
+    def refresh_after_edit(self) -> None:
+        """The file may have changed in the editor: refresh the index, reload the open doc."""
+        self.session.need_engine().refresh()
+        self.app.call_from_thread(self.reload_doc)
+
+    def reload_doc(self) -> None:
+        if self.doc is not None:
+            self.session.forget_claims(self.doc.path)
+            self.load_doc(self.doc.path, self.doc.language, keep_claim=getattr(self.current_claim, "id", None))
 
     def action_export(self) -> None:
         from caas_tui.tui.screens.export import ExportScreen
 
         def closed(_: object) -> None:
-            if self.doc is not None:  # an applied patch changes docs: reload what is open
-                self.session.forget_claims()
-                self.load_doc(self.doc.path, self.doc.language, keep_claim=getattr(self.current_claim, "id", None))
+            self.session.forget_claims()  # an applied patch changes docs: reload what is open
+            self.reload_doc()
 
         self.app.push_screen(ExportScreen(self.session), closed)
 
 
-def open_in_editor(owner: Any, path: str, line: int) -> None:
-    """Suspend the app and run ``$EDITOR +LINE path``; a clear notification if that can't work."""
+def open_in_editor(owner: Any, path: str, line: int) -> bool:
+    """Suspend the app and run ``$EDITOR +LINE path``; True if the editor ran.
+
+    Blocking here is the point: the editor owns the terminal until it exits.
+    """
     app = owner.app
     try:
         command = owner.session.editor_command(path, line)
     except CaasError as exc:
         app.notify(str(exc), severity="warning", markup=False, timeout=6)
-        return
+        return False
     try:
         with app.suspend():
             subprocess.run(command, check=False)
     except OSError as exc:  # editor binary missing
         app.notify(f"cannot run {command[0]}: {exc.strerror or exc}", severity="error", markup=False)
+        return False
     except SuspendNotSupported:  # headless or web: nothing to hand the terminal to
         app.notify("This terminal can't hand over to an editor.", severity="warning")
-    else:
-        app.refresh()
+        return False
+    app.refresh()
+    return True

@@ -59,4 +59,4 @@ class HitPreview(ScrollPane):
             return
         c = hit.chunk
         self.border_subtitle = f"{c.path}:{c.start_line}"
-        self.show(Group(hit_header(hit), code_view(c.text, c.language, c.start_line)))
+        self.show(Group(hit_header(hit), code_view(c.text, c.language, c.start_line, self.background_hex)))

@@ -11,7 +11,7 @@ from textual.widgets.option_list import Option
 
 from caas_tui.models import Claim
 from caas_tui.tui.render import claim_prompt
-from caas_tui.tui.state import ClaimState, DocEntry
+from caas_tui.tui.state import PENDING, ClaimState, DocEntry
 
 _DOC_ICON = {"markdown": "md ", "rst": "rst", "python": "py ", "text": "txt"}
 
@@ -71,9 +71,7 @@ class ClaimList(OptionList):
 
     @staticmethod
     def _prompt(claim: Claim, state: ClaimState | None) -> Text:
-        if state is None:
-            return claim_prompt(claim, None, "pending")
-        return claim_prompt(claim, state.verdict, state.decision, state.stale)
+        return claim_prompt(claim, state or PENDING)
 
     @property
     def current(self) -> Claim | None:

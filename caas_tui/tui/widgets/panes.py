@@ -24,11 +24,18 @@ class ScrollPane(VerticalScroll, can_focus=True):
     def __init__(self, placeholder: str = "", **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._placeholder = placeholder
+        self.renderable: RenderableType = Text(placeholder)  # what the pane shows now
 
     def compose(self) -> ComposeResult:
         yield Static(Text(self._placeholder, style="dim"), classes="pane-body")
 
+    @property
+    def background_hex(self) -> str:
+        """This pane's own background, for Syntax blocks (Rich's "default" would paint the terminal's)."""
+        return self.background_colors[1].hex
+
     def show(self, renderable: RenderableType, *, home: bool = True) -> None:
+        self.renderable = renderable
         self.query_one(".pane-body", Static).update(renderable)
         if home:
             self.scroll_home(animate=False)

@@ -1,0 +1,220 @@
+"""Dense-channel benchmark: static models vs the MiniLM transformer vs BM25 (a script).
+
+    python bench/dense.py [--queries 200] [--new-model DIR] [--old-model DIR] [--work DIR]
+
+On the stdlib docstring eval of ``bench/retrieval.py`` (queries: first sentences of
+stdlib function docstrings; target: the function's code chunk; docstrings blanked
+from the indexed copy; 200 queries, seed 7) it reports MRR@10, hit@10, the index's
+encode time (chunks/s) and query latency p50/p95 for:
+
+- ``bm25``;
+- ``dense`` and ``hybrid`` with the old static model (``--old-model``, default: the
+  model shipped in ``caas_tui/assets/model``), with the new one (``--new-model``),
+  and with the MiniLM transformer (``st:minilm``) when sentence-transformers is
+  importable;
+- ``hybrid + rerank`` (``Engine.search(..., rerank=True)``) for each static model,
+  with the default time budget and, for reference, with no budget.
+
+sentence-transformers lives in the build venv, so run the whole thing there::
+
+    PYTHONPATH=$PWD nice /work/buildvenv/bin/python bench/dense.py --work /work/cache/bench-dense \\
+        --new-model /work/cache/model-v1
+
+Indexes are kept per encoder under ``--work``, with the encode time of the build
+beside them, so a rerun only re-measures queries. Timings are noisy on 2 shared
+cores: compare rows of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from stdlib_corpus import Query, make_corpus, sample  # noqa: E402
+
+from caas_tui.index.embed import default_model_dir, load_encoder  # noqa: E402
+from caas_tui.index.protocols import Encoder  # noqa: E402
+from caas_tui.retrieve.engine import Engine  # noqa: E402
+from caas_tui.retrieve.rerank import DEFAULT_BUDGET_S, load_reranker  # noqa: E402
+
+CORPUS_MARKER = ".bench-corpus.json"
+
+
+class TimedEncoder:
+    """Passes through to an encoder, timing passage (index) encodes."""
+
+    def __init__(self, inner: Encoder) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.dims = inner.dims
+        self.seconds = 0.0
+        self.texts = 0
+
+    def encode(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        if query:
+            return self.inner.encode(texts, query=True)
+        t0 = time.perf_counter()
+        out = self.inner.encode(texts, query=False)
+        self.seconds += time.perf_counter() - t0
+        self.texts += len(texts)
+        return out
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def corpus(work: Path) -> tuple[Path, list[Query]]:
+    """The blanked stdlib corpus under ``work`` (made once) and all its queries."""
+    root = work / "quality"
+    marker = work / CORPUS_MARKER
+    if marker.is_file() and root.is_dir():
+        return root, [Query(**q) for q in json.loads(marker.read_text())]
+    queries = make_corpus(root, blank_docstrings=True)
+    marker.write_text(json.dumps([q.__dict__ for q in queries]))
+    return root, queries
+
+
+def open_engine(root: Path, work: Path, slug: str, encoder: Encoder) -> tuple[Engine, dict[str, float]]:
+    """Open (building if needed) the index for ``encoder``; return it and its encode stats."""
+    index_dir = work / f"index-{slug}"
+    timed = TimedEncoder(encoder)
+    t0 = time.perf_counter()
+    engine = Engine.open(root, index_dir=index_dir, encoder=timed)
+    wall = time.perf_counter() - t0
+    stats_file = work / f"index-{slug}.encode.json"
+    chunks = len(engine.chunks())
+    if timed.texts:  # built (or partly rebuilt) now: record
+        stats = {"encode_s": timed.seconds, "encoded": timed.texts, "build_wall_s": wall, "chunks": chunks,
+                 "model_id": encoder.model_id}
+        stats_file.write_text(json.dumps(stats))
+    elif stats_file.is_file():
+        stats = json.loads(stats_file.read_text())
+    else:
+        stats = {"encode_s": float("nan"), "encoded": 0, "build_wall_s": float("nan"), "chunks": chunks}
+    return engine, stats
+
+
+def _is_target(hit_chunk: object, q: Query) -> bool:
+    return (hit_chunk.path == q.path and hit_chunk.symbol == q.symbol  # type: ignore[attr-defined]
+            and hit_chunk.kind == "code")  # type: ignore[attr-defined]
+
+
+def run_row(engine: Engine, queries: list[Query], warmup: list[Query], mode: str, rerank: bool = False
+            ) -> dict[str, float]:
+    for q in warmup:
+        engine.search(q.text, 10, mode=mode, rerank=rerank)
+    rr: list[float] = []
+    hits10 = 0
+    times: list[float] = []
+    timeouts = 0
+    reranked: list[int] = []
+    for q in queries:
+        t0 = time.perf_counter()
+        hits = engine.search(q.text, 10, mode=mode, rerank=rerank)
+        times.append((time.perf_counter() - t0) * 1000)
+        pos = next((h.rank for h in hits if _is_target(h.chunk, q)), None)
+        rr.append(1 / pos if pos else 0.0)
+        hits10 += pos is not None
+        if rerank and engine.last_rerank is not None:
+            timeouts += engine.last_rerank.timed_out
+            reranked.append(engine.last_rerank.reranked)
+    row = {"mrr@10": statistics.fmean(rr), "hit@10": hits10 / len(queries),
+           "p50_ms": statistics.median(times), "p95_ms": _pct(times, 0.95)}
+    if rerank:
+        row["timed_out"] = timeouts
+        row["mean_reranked"] = statistics.fmean(reranked) if reranked else 0.0
+    return row
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--old-model", type=Path, default=default_model_dir(), help="the current static model")
+    ap.add_argument("--new-model", type=Path, default=None, help="the trained static model to compare")
+    ap.add_argument("--work", type=Path, default=None, help="keep corpus and indexes here (default: a temp dir)")
+    ap.add_argument("--no-transformer", action="store_true", help="skip the MiniLM transformer rows")
+    ap.add_argument("--no-rerank", action="store_true")
+    ap.add_argument("--only", default=None, help="comma-separated subset of old,new,minilm (e.g. to pre-build one)")
+    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "dense.json")
+    args = ap.parse_args()
+
+    tmp = None
+    if args.work is None:
+        tmp = tempfile.TemporaryDirectory(prefix="caas-dense-")
+        args.work = Path(tmp.name)
+    work: Path = args.work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    root, all_queries = corpus(work)
+    chosen = sample(all_queries, args.queries)
+    chosen_set = {(q.path, q.symbol) for q in chosen}
+    warmup = [q for q in sample(all_queries, args.queries + 40, seed=11) if (q.path, q.symbol) not in chosen_set][:10]
+    have_st = importlib.util.find_spec("sentence_transformers") is not None
+
+    encoders: list[tuple[str, str]] = [("old", str(args.old_model.resolve()))]
+    if args.new_model is not None:
+        encoders.append(("new", str(args.new_model.resolve())))
+    if have_st and not args.no_transformer:
+        encoders.append(("minilm", "st:minilm"))
+
+    if args.only:
+        wanted = set(args.only.split(","))
+        encoders = [(slug, spec) for slug, spec in encoders if slug in wanted]
+    rows: dict[str, dict[str, float]] = {}
+    index_stats: dict[str, dict[str, float]] = {}
+    for slug, spec in encoders:
+        print(f"[{slug}] opening index with {spec} ...", file=sys.stderr, flush=True)
+        engine, stats = open_engine(root, work, slug, load_encoder(spec))
+        index_stats[slug] = stats
+        try:
+            if slug == "old":
+                rows["bm25"] = run_row(engine, chosen, warmup, "bm25")
+            rows[f"dense ({slug})"] = run_row(engine, chosen, warmup, "dense")
+            rows[f"hybrid ({slug})"] = run_row(engine, chosen, warmup, "hybrid")
+            if slug != "minilm" and have_st and not args.no_rerank:
+                for label, budget in (("", DEFAULT_BUDGET_S), (", no budget", math.inf)):
+                    engine.reranker = load_reranker(budget_s=budget)
+                    rows[f"hybrid ({slug}) + rerank{label}"] = run_row(engine, chosen, warmup, "hybrid", rerank=True)
+            for name, row in rows.items():
+                if slug in name and "encode_s" not in row:
+                    row.update(encode_s=stats["encode_s"],
+                               chunks_per_s=stats["encoded"] / stats["encode_s"] if stats["encoded"] else math.nan)
+            print(json.dumps({k: v for k, v in rows.items() if slug in k or k == "bm25"}, indent=1),
+                  file=sys.stderr, flush=True)
+        finally:
+            engine.close()
+
+    report = {"rows": rows, "indexes": index_stats, "n_queries": len(chosen), "models": dict(encoders),
+              "rerank_budget_s": DEFAULT_BUDGET_S}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2))
+    print("| run | MRR@10 | hit@10 | index encode s (chunks/s) | query p50 ms | p95 ms |")
+    print("|---|---|---|---|---|---|")
+    for name, r in rows.items():
+        enc = "-" if "encode_s" not in r or name == "bm25" else f"{r['encode_s']:.1f} ({r['chunks_per_s']:.0f}/s)"
+        extra = f" (re-ranked {r['mean_reranked']:.0f}/50 on average, {r['timed_out']:.0f} out of time)" \
+            if "timed_out" in r else ""
+        print(f"| {name}{extra} | {r['mrr@10']:.3f} | {r['hit@10']:.3f} | {enc} | {r['p50_ms']:.1f} | "
+              f"{r['p95_ms']:.1f} |")
+    chunks = next(iter(index_stats.values()))["chunks"]
+    print(f"\n{chunks} chunks; {len(chosen)} queries; rerank budget {DEFAULT_BUDGET_S * 1000:.0f} ms")
+    if tmp is not None:
+        tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""``caas-tui export``: accepted fixes as one patch (stdout or ``--out``), or ``--apply``.
+
+Exit code 1 when some fixes were refused (stale doc, outside the root, overlapping);
+the others are still exported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from caas_tui.cli.common import add_root
+from caas_tui.config import load_config
+from caas_tui.errors import CaasError, ProjectError
+from caas_tui.review.patch import apply_fixes, build_patch, requests_from
+from caas_tui.review.store import STORE_FILE, VerdictStore
+
+
+def notify(message: str) -> None:
+    """One line on stderr, never wrapped (CI logs and tests grep these)."""
+    print(f"caas-tui: {message}", file=sys.stderr, flush=True)
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("export", help="write accepted fixes as a unified diff (or apply them)")
+    add_root(p)
+    p.add_argument("--out", type=Path, default=None, metavar="FILE", help="write the patch here (default: stdout)")
+    p.add_argument("--apply", action="store_true", help="edit the docs in place instead of printing a patch")
+
+
+def run(args: argparse.Namespace) -> int:
+    root = Path(args.root).expanduser()
+    if not root.is_dir():
+        raise ProjectError(f"{root}: no such directory")
+    cfg = load_config(root, index_dir=args.index_dir)
+    path = cfg.caas_dir / STORE_FILE
+    if not path.is_file():
+        notify("no accepted fixes to export (nothing has been reviewed yet)")
+        return 0
+    with VerdictStore(path) as store:
+        requests = requests_from(store.accepted_fixes())
+    if not requests:
+        notify("no accepted fixes to export")
+        return 0
+    result = apply_fixes(cfg.root, requests) if args.apply else build_patch(cfg.root, requests)
+    for message in result.messages:
+        notify(message)
+    if args.out is not None:
+        try:
+            args.out.write_text(result.diff, encoding="utf-8", newline="")
+        except OSError as exc:
+            raise CaasError(f"{args.out}: cannot write ({exc.strerror or exc})") from exc
+    elif not args.apply:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(result.diff.encode("utf-8"))  # bytes: CRLF lines pass through untouched
+        sys.stdout.buffer.flush()
+    n, files = len(result.exported), len(result.files)
+    verb = "applied" if args.apply else "exported"
+    notify(f"{verb} {n} fix{'es' if n != 1 else ''} to {files} file{'s' if files != 1 else ''}"
+           + (f" ({len(result.refused)} refused)" if result.refused else ""))
+    return 1 if result.refused else 0

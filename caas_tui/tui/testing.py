@@ -1,0 +1,55 @@
+"""Helpers for driving the app headless: tests, snapshot tests and scripts/screenshots.py."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
+from textual.worker import WorkerState
+
+_SKIP = shutil.ignore_patterns(".caas", "__pycache__", "*.pyc", ".pytest_cache", "caas-fixes.patch")
+
+
+def copy_project(src: Path, dest_parent: Path, name: str | None = None) -> Path:
+    """Copy a project (without any index or caches) to ``dest_parent/name``."""
+    dest = dest_parent / (name or src.name)
+    shutil.copytree(src, dest, ignore=_SKIP)
+    return dest
+
+
+def busy(app: object) -> bool:
+    workers = getattr(app, "workers")
+    return any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in workers)
+
+
+async def settle(pilot: Pilot, timeout: float = 60.0) -> None:
+    """Wait until the project is open and no worker is pending or running (twice in a row)."""
+    app = pilot.app
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while time.monotonic() < deadline:
+        await pilot.pause(0.05)
+        ready = getattr(app, "session").ready
+        quiet = quiet + 1 if ready and not busy(app) else 0
+        if quiet >= 3:
+            await pilot.wait_for_scheduled_animations()
+            return
+    raise TimeoutError("the app did not settle")
+
+
+def no_blink(pilot: Pilot) -> None:
+    """Stop cursors blinking, so screenshots don't depend on when they are taken."""
+    for widget in pilot.app.query(Input):
+        widget.cursor_blink = False
+    for area in pilot.app.query(TextArea):
+        area.cursor_blink = False
+
+
+def svg_for_cairo(svg: str) -> str:
+    """Point the SVG at a local monospace font (the web font can't load offline)."""
+    svg = re.sub(r"@font-face\s*\{[^}]*\}", "", svg)
+    return re.sub(r"font-family:[^;\"']*", "font-family: 'DejaVu Sans Mono'", svg)

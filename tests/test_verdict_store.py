@@ -1,0 +1,153 @@
+"""The verdict store: durable decisions, undo, upserts without duplicates, staleness."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from caas_tui.config import load_config
+from caas_tui.errors import CaasError
+from caas_tui.models import Claim, EvidenceSpan, Fix, Verdict
+from caas_tui.retrieve.engine import Engine
+from caas_tui.review.store import STORE_FILE, VerdictStore
+from caas_tui.review.textutil import span_sha256, split_lines
+
+
+def claim(cid: str = "c1", line: int = 2, doc: str = "docs/a.md", text: str = "Use `x`.") -> Claim:
+    return Claim(cid, doc, line, line, text, "prose", ("x",), ("x",), "A", "ctx")
+
+
+def verdict(cid: str = "c1", fix: Fix | None = Fix(2, 2, "Use `y`."), label: str = "contradicted",
+            evidence: tuple[EvidenceSpan, ...] = (), doc_sha: str | None = None) -> Verdict:
+    return Verdict(cid, label, "static", "`x` does not exist", evidence, fix, None, doc_sha, ("`x` exists",))
+
+
+@pytest.fixture()
+def store_path(tmp_path: Path) -> Path:
+    return tmp_path / ".caas" / STORE_FILE
+
+
+def test_opens_at_caas_dir_with_wal_and_full_sync(tmp_path: Path) -> None:
+    cfg = load_config(tmp_path)
+    with VerdictStore.open(cfg) as store:
+        assert store.path == tmp_path / ".caas" / "verdicts.sqlite"
+        assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_round_trip_and_decisions_survive_reopen(store_path: Path) -> None:
+    ev = EvidenceSpan("pkg/m.py", 3, 9, "pkg.m.X", "abc", None)
+    with VerdictStore(store_path) as store:
+        stored = store.record(claim(), verdict(evidence=(ev,), doc_sha="h"))
+        assert stored.decision == "pending" and stored.verdict.evidence == (ev,)
+        store.decide("docs/a.md", "c1", "static", "accepted")
+    # a new connection (as after a crash) sees the committed decision
+    raw = sqlite3.connect(store_path)
+    assert raw.execute("SELECT decision FROM verdicts").fetchall() == [("accepted",)]
+    raw.close()
+    with VerdictStore(store_path) as store:
+        got = store.get("docs/a.md", "c1", "static")
+        assert got is not None and got.decision == "accepted" and got.decided_at is not None
+        assert got.claim == claim() and got.verdict == verdict(evidence=(ev,), doc_sha="h")
+        assert got.effective_fix == Fix(2, 2, "Use `y`.")
+        assert [sv.claim.id for sv in store.accepted_fixes()] == ["c1"]
+
+
+def test_edited_fix_and_undo(store_path: Path) -> None:
+    with VerdictStore(store_path) as store:
+        store.record(claim(), verdict())
+        store.decide("docs/a.md", "c1", "static", "accepted")
+        edited = store.decide("docs/a.md", "c1", "static", "edited", "Use `z` instead.")
+        assert edited.effective_fix == Fix(2, 2, "Use `z` instead.")
+        back = store.undo_last_decision()
+        assert back is not None and back.decision == "accepted" and back.edited_fix is None
+        back = store.undo_last_decision()
+        assert back is not None and back.decision == "pending" and back.effective_fix is None
+        assert store.undo_last_decision() is None
+        with pytest.raises(CaasError):
+            store.decide("docs/a.md", "c1", "static", "maybe")
+        with pytest.raises(CaasError):
+            store.decide("docs/a.md", "nope", "static", "accepted")
+
+
+def test_rerun_upserts_and_keeps_decision_while_fix_unchanged(store_path: Path) -> None:
+    with VerdictStore(store_path) as store:
+        store.record_review("docs/a.md", "static", [(claim(), verdict())])
+        store.decide("docs/a.md", "c1", "static", "accepted")
+        store.record_review("docs/a.md", "static", [(claim(), verdict())])
+        rows = store.all()
+        assert len(rows) == 1 and rows[0].decision == "accepted"
+        # a different proposal resets the decision, and the old one can't be undone onto it
+        store.record_review("docs/a.md", "static", [(claim(), verdict(fix=Fix(2, 2, "Use `w`.")))])
+        rows = store.all()
+        assert len(rows) == 1 and rows[0].decision == "pending"
+        assert store.undo_last_decision() is None
+        # another reviewer's verdict on the same claim is a separate row
+        store.record(claim(), Verdict("c1", "unverified", "claude", "no idea"))
+        assert len(store.all()) == 2
+
+
+def test_claims_gone_from_a_rerun_are_dropped_or_kept_stale(store_path: Path) -> None:
+    with VerdictStore(store_path) as store:
+        store.record_review("docs/a.md", "static", [(claim("c1"), verdict("c1")), (claim("c2", 3), verdict("c2", fix=None))])
+        store.decide("docs/a.md", "c1", "static", "accepted")
+        store.record_review("docs/a.md", "static", [])
+        rows = store.all()
+        assert [(r.claim.id, r.verdict.verdict) for r in rows] == [("c1", "stale")]
+        assert rows[0].original is not None and rows[0].original.verdict == "contradicted"
+
+
+def test_staleness_after_doc_or_evidence_edit(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "pkg").mkdir()
+    (root / "pkg" / "m.py").write_text("def f(a):\n    return a\n\n\ndef g():\n    pass\n")
+    doc = root / "docs" / "a.md"
+    doc.write_text("# A\n\nCall `f(a)` now.\n\nCall `g()` later.\n")
+    engine = Engine.open(root)
+    try:
+        doc_lines = split_lines(doc.read_text())
+        code_lines = split_lines((root / "pkg" / "m.py").read_text())
+        ev_f = EvidenceSpan("pkg/m.py", 1, 2, "pkg.m.f", span_sha256(code_lines, 1, 2))
+        ev_g = EvidenceSpan("pkg/m.py", 5, 6, "pkg.m.g", span_sha256(code_lines, 5, 6))
+        c1, c2 = claim("c1", 3, text="Call `f(a)` now."), claim("c2", 5, text="Call `g()` later.")
+        with VerdictStore.open(engine.cfg) as store:
+            store.record_many([
+                (c1, verdict("c1", None, "consistent", (ev_f,), span_sha256(doc_lines, 3, 3))),
+                (c2, verdict("c2", None, "consistent", (ev_g,), span_sha256(doc_lines, 5, 5))),
+            ])
+            assert store.refresh_staleness(engine) == []
+            doc.write_text("# A\n\nCall `f(a, b)` now.\n\nCall `g()` later.\n")
+            stale = store.refresh_staleness(engine)
+            assert [s.claim.id for s in stale] == ["c1"]
+            assert stale[0].verdict.verdict == "stale" and "docs/a.md:3 changed" in stale[0].verdict.rationale
+            assert stale[0].original is not None and stale[0].original.verdict == "consistent"
+            (root / "pkg" / "m.py").write_text("def f(a):\n    return a\n\n\ndef g():\n    return 1\n")
+            assert [s.claim.id for s in store.refresh_staleness(engine)] == ["c2"]
+            assert store.mark_stale("docs/a.md") == 0  # already stale: nothing new
+    finally:
+        engine.close()
+
+
+def test_concurrent_decisions_from_threads(store_path: Path) -> None:
+    with VerdictStore(store_path) as store:
+        store.record_many([(claim(f"c{i}", i + 1), verdict(f"c{i}", Fix(i + 1, i + 1, "x"))) for i in range(40)])
+        errors: list[BaseException] = []
+
+        def work(offset: int) -> None:
+            try:
+                for i in range(offset, 40, 4):
+                    store.decide("docs/a.md", f"c{i}", "static", "accepted")
+            except BaseException as exc:  # noqa: BLE001 - surfaced by the assert below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors
+        assert len(store.accepted_fixes()) == 40
