@@ -177,7 +177,7 @@ DOCS = {
     "docs/loose.md": """
         `Scene.connect(a, ...)` links things; see `Scene.spawn(name, ...)` too.
         Pass `strength=None` to `Scene.connect` for a loose link.
-        `Scene.pair` returns the list and the set of ids.
+        `pkg.helpers.pair` returns the list and the set of ids.
         """,
     "docs/uris.md": """
         URIs look like `res://res://mesh/a`.
@@ -273,7 +273,7 @@ def test_code_blocks_param_names_arity_and_missing_required(engine: Engine) -> N
 
 def test_docstring_fields_param_name_default_and_raises(engine: Engine) -> None:
     pairs = reviewed(engine, "pkg/scene.py")
-    claim, nme = by_text(pairs, "Args: nme:")
+    _, nme = by_text(pairs, "Args: nme:")
     assert nme.verdict == "contradicted" and "`Scene.spawn` has no parameter `nme`; did you mean `name`?" in nme.rationale
     assert nme.fix is not None and nme.fix.replacement == "            name: The entity name."
     _, tol = by_text(pairs, "Args: tolerance:")
@@ -317,6 +317,8 @@ def test_docstrings_resolve_names_in_their_module_scope(engine: Engine) -> None:
 
 def test_placeholders_examples_and_plain_values_are_not_judged(engine: Engine) -> None:
     pairs = reviewed(engine, "docs/loose.md")
-    assert [v.verdict for _, v in pairs] == ["consistent", "consistent", "unverified"], [v.rationale for _, v in pairs]
-    _, first = pairs[0]
+    assert [v.verdict for _, v in pairs] == ["consistent"] * 3, [v.rationale for _, v in pairs]
+    (_, first), (_, second), (_, third) = pairs
     assert not any("positional" in check for check in first.checks)  # ``...`` means "and more"
+    assert not any("default" in check for check in second.checks)  # an example value, not a default
+    assert third.checks == ("`pkg.helpers.pair` exists",)  # "the list and the set": no type claim

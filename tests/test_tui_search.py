@@ -47,7 +47,7 @@ async def test_search_as_you_type_and_mode_toggle(tiny_project: Path, tmp_path: 
         assert table.hits and table.hits[0].chunk.symbol == "pkg.world.World.remove_body"
         assert table.hits[0].bm25_rank is not None and table.hits[0].dense_rank is not None
         preview = app.screen.query_one(HitPreview)
-        assert preview.border_subtitle == "pkg/world.py:19"
+        assert preview.border_subtitle == f"pkg/world.py:{table.hits[0].chunk.start_line}"
 
         await pilot.press("f2")  # hybrid -> bm25
         await settle(pilot)
@@ -146,6 +146,10 @@ async def test_chain_from_hit_and_help(tiny_project: Path, tmp_path: Path) -> No
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
         assert isinstance(app.screen, MainScreen)
+        app.screen.query_one(ClaimList).focus()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
 
 
 def _walk(node):  # type: ignore[no-untyped-def]
@@ -210,3 +214,11 @@ async def test_command_palette_switches_mode(tiny_project: Path, tmp_path: Path)
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert app.screen.query_one(FilterBar).mode == "dense"
+
+
+def test_cli_missing_dir_is_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from caas_tui.cli.main import main
+
+    assert main([str(tmp_path / "nope"), "--index-dir", str(tmp_path / "index")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("caas-tui: error:") and "no such directory" in err and "Traceback" not in err

@@ -20,7 +20,10 @@ def claim(cid: str = "c1", line: int = 2, doc: str = "docs/a.md", text: str = "U
     return Claim(cid, doc, line, line, text, "prose", ("x",), ("x",), "A", "ctx")
 
 
-def verdict(cid: str = "c1", fix: Fix | None = Fix(2, 2, "Use `y`."), label: str = "contradicted",
+FIX = Fix(2, 2, "Use `y`.")
+
+
+def verdict(cid: str = "c1", fix: Fix | None = FIX, label: str = "contradicted",
             evidence: tuple[EvidenceSpan, ...] = (), doc_sha: str | None = None) -> Verdict:
     return Verdict(cid, label, "static", "`x` does not exist", evidence, fix, None, doc_sha, ("`x` exists",))
 

@@ -18,7 +18,12 @@ from rich.text import Text
 from caas_tui.cli.common import add_root, open_engine, progress_bar
 from caas_tui.errors import CaasError
 from caas_tui.models import Claim, Verdict
-from caas_tui.review.runner import DocReview, relative_doc_path, review_doc, reviewable_paths
+from caas_tui.review.runner import (
+    DocReview,
+    relative_doc_path,
+    review_doc,
+    reviewable_paths,
+)
 from caas_tui.review.select import REVIEWERS, make_reviewer
 from caas_tui.review.store import VerdictStore
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,25 @@ def packaged_minilm_dir() -> Path | None:
     return folder if (folder / "model.safetensors").is_file() else None
 
 
+@contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    """No load report or progress bar from transformers while loading (they land in the TUI/CLI)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:
+        yield
+        return
+    verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
+
+
 def _import_st() -> Any:
     try:
         from sentence_transformers import SentenceTransformer
@@ -121,11 +141,12 @@ def load_sentence_transformer(source: str, *, local: bool, spec: str, max_length
         if model is not None:
             return model
         try:
-            if local:
-                with _hub_offline():
-                    model = sentence_transformer(source, device="cpu", local_files_only=True)
-            else:
-                model = sentence_transformer(source, device="cpu")
+            with _quiet_transformers():
+                if local:
+                    with _hub_offline():
+                        model = sentence_transformer(source, device="cpu", local_files_only=True)
+                else:
+                    model = sentence_transformer(source, device="cpu")
         except Exception as exc:  # torch, transformers, hub and safetensors all raise their own types
             raise ModelError(f"cannot load embedding model {spec!r}: {_first_line(exc)}") from exc
         if max_length:

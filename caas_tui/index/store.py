@@ -73,7 +73,7 @@ class IndexStore:
         self.last_stats: RefreshStats | None = None  # of the latest refresh or rebuild
         # -- symbol graph (graph/): per-file fragments persisted in graph.jsonl, resolved on change
         self.fragments: dict[str, Fragment] = {}
-        self.graph: SymbolGraph = SymbolGraph()
+        self._graph: SymbolGraph | None = None  # resolved lazily: it costs seconds at stdlib scale
 
     # -- opening -----------------------------------------------------------------
     @classmethod
@@ -149,7 +149,7 @@ class IndexStore:
         self.fragments = load_fragments(self.directory)
         if set(self.fragments) != set(self.manifest.files):
             raise IndexStoreError(f"{self.directory}: symbol graph disagrees with the manifest")
-        self.graph = build_graph(self.fragments)
+        self._graph = None
 
     def _rebuild(self, progress: Progress | None) -> None:
         self.close()
@@ -280,7 +280,15 @@ class IndexStore:
         self.chunks.update((c.id, c) for c in new_chunks)
         # symbol graph: written while the manifest still says dirty; only changed files were re-read
         save_fragments(self.directory, self.fragments)
-        self.graph = build_graph(self.fragments)
+        self._graph = None
+
+    @property
+    def graph(self) -> SymbolGraph:
+        """The cross-file symbol graph, resolved from the per-file fragments on first use
+        after a change, so saving a file does not wait for whole-project resolution."""
+        if self._graph is None:
+            self._graph = build_graph(self.fragments)
+        return self._graph
 
     def _embed(self, chunks: list[Chunk], progress: Progress | None) -> None:
         assert self.vectors is not None

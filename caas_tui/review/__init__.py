@@ -15,7 +15,13 @@ Public API (stable for the TUI, MCP server and CLI)::
 """
 
 from caas_tui.review.claims import extract_claims
-from caas_tui.review.patch import FixRequest, PatchResult, apply_fixes, build_patch, requests_from
+from caas_tui.review.patch import (
+    FixRequest,
+    PatchResult,
+    apply_fixes,
+    build_patch,
+    requests_from,
+)
 from caas_tui.review.runner import DocReview, review_doc, reviewable_paths
 from caas_tui.review.select import make_reviewer
 from caas_tui.review.static import StaticReviewer

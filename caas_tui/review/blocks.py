@@ -41,7 +41,7 @@ _ABBREV = frozenset(
     {"e.g.", "i.e.", "etc.", "vs.", "cf.", "viz.", "approx.", "incl.", "resp.", "al.", "fig.", "no.", "dr.",
      "mr.", "mrs.", "ms.", "st.", "eq.", "sec.", "ch.", "vol.", "ca.", "a.k.a."}
 )
-_TICK_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+_TICK_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 _OPENERS = set("\"'([*`:_<") | {"“", "‘"}
 _CLOSERS = set("\"')]*_”’")
 

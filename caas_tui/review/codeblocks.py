@@ -16,7 +16,7 @@ import warnings
 from caas_tui.models import Claim
 from caas_tui.review.context import ReviewContext, Val
 from caas_tui.review.findings import Edit, Finding, bad, ok
-from caas_tui.review.mentions import dotted, doctest_source
+from caas_tui.review.mentions import doctest_source, dotted
 from caas_tui.review.names import check_call_args, missing_finding
 from caas_tui.review.prefixes import dataclass_fields
 from caas_tui.review.resolve import Def

@@ -12,8 +12,8 @@ from caas_tui.errors import CaasError
 from caas_tui.models import Claim, EvidenceSpan
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.prefixes import field_prefixes, function_prefixes
-from caas_tui.review.pysig import Signature, signature
 from caas_tui.review.project import Project
+from caas_tui.review.pysig import Signature, signature
 from caas_tui.review.resolve import UNKNOWN, Def, Resolution, Resolver
 from caas_tui.review.synth import dataclass_signature
 from caas_tui.review.textutil import read_text, split_lines

@@ -8,7 +8,14 @@ import re
 from caas_tui.models import Claim
 from caas_tui.review.context import ReviewContext
 from caas_tui.review.docstrings import FieldFact, parse_field
-from caas_tui.review.facts import StatedType, StatedValue, stated_defaults, stated_raises, stated_returns, type_from_text
+from caas_tui.review.facts import (
+    StatedType,
+    StatedValue,
+    stated_defaults,
+    stated_raises,
+    stated_returns,
+    type_from_text,
+)
 from caas_tui.review.findings import Edit, Finding, bad, ok
 from caas_tui.review.mentions import code_spans, find_mentions
 from caas_tui.review.names import callable_mentions, section_subject, subject_before

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 _V = r"(``[^`]+``|`[^`]+`|\"[^\"\n]*\"|'[^'\n]*'|[-+]?[\w.:/+-]*\w|[-+]?\d[\w.+-]*)"
 _DEFAULT_PATTERNS = (
-    re.compile(r"\bdefaults?\s+(?:value\s+)?(?:to|is|of|=|:)\s*" + _V, re.I),
-    re.compile(r"\(\s*default(?:s)?\s*(?:is\s+|to\s+|[:=]\s*)?" + _V + r"\s*\)", re.I),
-    re.compile(r"\bdefault(?:\s+value)?\s+(?:is|of)\s+" + _V, re.I),
-    re.compile(r"(?:^|,\s*)default[:=\s]\s*" + _V, re.I),  # NumPy "int, default 10"
-    re.compile(r"(``[^`]+``|`[^`]+`)\s+by\s+default\b", re.I),
+    re.compile(r"\bdefaults?\s+(?:value\s+)?(?:to|is|of|=|:)\s*" + _V, re.IGNORECASE),
+    re.compile(r"\(\s*default(?:s)?\s*(?:is\s+|to\s+|[:=]\s*)?" + _V + r"\s*\)", re.IGNORECASE),
+    re.compile(r"\bdefault(?:\s+value)?\s+(?:is|of)\s+" + _V, re.IGNORECASE),
+    re.compile(r"(?:^|,\s*)default[:=\s]\s*" + _V, re.IGNORECASE),  # NumPy "int, default 10"
+    re.compile(r"(``[^`]+``|`[^`]+`)\s+by\s+default\b", re.IGNORECASE),
 )
 _KWARG_SPAN = re.compile(r"(?<!`)(`{1,2})\s*([A-Za-z_]\w*)\s*=\s*([^`]+?)\s*\1(?!`)")
 _TYPE_WORDS = {
@@ -28,12 +28,12 @@ _RETURNS = re.compile(
     r"\b(?:returns?|yields?)\s+(?:back\s+)?(?:either\s+)?(?P<art>an?\s+|the\s+)?"
     r"(?:new\s+|empty\s+|sorted\s+|fresh\s+|plain\s+|single\s+)?"
     r"(``[^`]+``|`[^`]+`|[A-Za-z_][\w\[\], .|]*)",
-    re.I,
+    re.IGNORECASE,
 )
 _MORE_VALUES = re.compile(
     r"\s*,?\s+(?:and|or|plus)\s+(?:an?\b|the\b|its\b|their\b|`|\d|None\b|True\b|False\b|"
     + "|".join(rf"{w}\b" for w in _TYPE_WORDS) + ")",
-    re.I,
+    re.IGNORECASE,
 )
 _RAISES = re.compile(r"\b(?:raises?|throws?)\s+(?:an?\s+)?(``[^`]+``|`[^`]+`|:exc:`[^`]+`|[A-Z]\w*(?:\.\w+)*)")
 
@@ -81,7 +81,7 @@ def stated_defaults(text: str) -> list[StatedValue]:
             out.append(StatedValue(_strip_ticks(token) if token.startswith("`") else cleaned, value, literal, m.start(1)))
     # ```tolerance=1e-3``` states a default only where the sentence talks about defaults
     # (elsewhere it is an example value: "pass ``total=None`` for an open-ended bar").
-    for m in (_KWARG_SPAN.finditer(text) if re.search(r"\bdefault", text, re.I) else ()):
+    for m in (_KWARG_SPAN.finditer(text) if re.search(r"\bdefault", text, re.IGNORECASE) else ()):
         value, literal = parse_value(m.group(3))
         if literal:
             out.append(StatedValue(m.group(3).strip(), value, True, m.start(3), param=m.group(2)))

@@ -59,7 +59,7 @@ def apply_edits(lines: list[str], first_line: int, edits: Sequence[Edit]) -> lis
         if count == 0 or (edit.unique and count > 1):
             return None
         for i in range(lo, hi + 1):
-            out[i] = pattern.sub(lambda _m: edit.new, out[i])
+            out[i] = pattern.sub(lambda _m, new=edit.new: new, out[i])
     return out
 
 

@@ -45,7 +45,7 @@ def replacement_lines(replacement: str) -> list[str]:
     """A fix's text as lines: one trailing newline is optional; ``""`` deletes the lines."""
     if replacement == "":
         return []
-    text = replacement[:-1] if replacement.endswith("\n") else replacement
+    text = replacement.removesuffix("\n")
     return [part.removesuffix("\r") for part in text.split("\n")]
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 # :role:`target` and :domain:role:`target`
 _ROLE = re.compile(r"(?<![\w`]):(?:[\w-]+:)?([\w-]+):`([^`]+)`")
 # Markdown/reST code spans: a run of N backticks closed by a run of exactly N.
-_TICKS = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
-_URL = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S+|\]\([^)]*\)|<[^>\s]+>", re.I)
+_TICKS = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+_URL = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S+|\]\([^)]*\)|<[^>\s]+>", re.IGNORECASE)
 _DOTTED = re.compile(r"(?<![\w./:@-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\(\))?(?![\w/-])")
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\(\)")
 _SNAKE = re.compile(r"(?<![\w.`-])([a-z_][a-z0-9]*_[a-z0-9_]*[a-z0-9])(?![\w`(-])")
@@ -170,9 +170,7 @@ def doctest_source(code: str) -> str:
     out: list[str] = []
     for line in lines:
         stripped = line.lstrip()
-        if stripped.startswith(">>> ") or stripped == ">>>":
-            out.append(stripped[4:])
-        elif stripped.startswith("... ") or stripped == "...":
+        if stripped.startswith(">>> ") or stripped == ">>>" or stripped.startswith("... ") or stripped == "...":
             out.append(stripped[4:])
         else:
             out.append("")

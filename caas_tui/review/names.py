@@ -11,7 +11,6 @@ from caas_tui.models import Claim
 from caas_tui.review.context import ReviewContext
 from caas_tui.review.findings import Edit, Finding, bad, ok
 from caas_tui.review.mentions import Mention, dotted, find_mentions
-from caas_tui.review.pysig import Signature
 from caas_tui.review.resolve import UNKNOWN, Def, Resolution
 
 _SECTION_SYMBOL = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")

@@ -17,7 +17,14 @@ from pathlib import Path
 
 from caas_tui.errors import CaasError, PatchError, PathOutsideRoot, StaleError
 from caas_tui.models import Fix
-from caas_tui.review.fixmerge import Change, Line, dominant_eol, merge_fixes, parse_lines, render
+from caas_tui.review.fixmerge import (
+    Change,
+    Line,
+    dominant_eol,
+    merge_fixes,
+    parse_lines,
+    render,
+)
 from caas_tui.review.storecodec import StoredVerdict
 from caas_tui.review.textutil import lines_sha256
 

@@ -40,8 +40,12 @@ class ModuleSource:
 
     @property
     def dynamic(self) -> bool:
-        """A module ``__getattr__`` can produce any name."""
-        return "__getattr__" in self.bindings
+        """Names can appear at run time: a module ``__getattr__``, ``globals()`` writes,
+        ``setattr`` on the module."""
+        if "__getattr__" in self.bindings:
+            return True
+        text = "\n".join(self.lines)
+        return "globals()" in text or "sys.modules[__name__]" in text or "vars()[" in text
 
     def segment(self, node: ast.AST) -> str:
         """Source text of ``node`` as written (``1e-3``, not ``0.001``)."""

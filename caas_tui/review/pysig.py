@@ -69,7 +69,7 @@ class Signature:
             return "class"
         return "method" if self.is_method else "function"
 
-    def bound(self) -> "Signature":
+    def bound(self) -> Signature:
         """As called on an instance (or a class, for a classmethod): first parameter dropped."""
         if self.kind in ("method", "class") and self.params and self.params[0].kind in ("posonly", "pos"):
             return Signature(self.fn, self.params[1:], self.returns, self.decorators, self.reliable, self.overloaded)

@@ -41,7 +41,7 @@ class Def:
     qualname: str
     module: ModuleSource | None = field(default=None, repr=False)
     node: ast.AST | None = field(default=None, repr=False)
-    owner: "Def | None" = field(default=None, repr=False)  # the class a method/attribute was found on
+    owner: Def | None = field(default=None, repr=False)  # the class a method/attribute was found on
     value: object = field(default=None, repr=False)  # the live object for builtins / safe stdlib names
 
     @property
@@ -72,9 +72,9 @@ UNKNOWN = Resolution("unknown")
 def external_object(name: str) -> object | None:
     """The live object for a builtin or safe stdlib dotted name, else None."""
     parts = name.split(".")
-    if len(parts) == 1:
-        return getattr(builtins, name, None)
-    for i in range(len(parts) - 1, 0, -1):
+    if len(parts) == 1 and hasattr(builtins, name):
+        return getattr(builtins, name)
+    for i in range(len(parts), 0, -1):
         mod = ".".join(parts[:i])
         if mod in _SAFE_STDLIB or (mod in sys.modules and mod.split(".")[0] in sys.stdlib_module_names):
             try:
@@ -284,7 +284,15 @@ class Resolver:
             name = dotted(deco.func if isinstance(deco, ast.Call) else deco)
             if name not in _TRANSPARENT_CLASS_DECORATORS:
                 return True
-        return any(k.arg == "metaclass" and dotted(k.value) not in ("ABCMeta", "abc.ABCMeta") for k in node.keywords)
+        if any(k.arg == "metaclass" and dotted(k.value) not in ("ABCMeta", "abc.ABCMeta") for k in node.keywords):
+            return True
+        # ``setattr(self, name, ...)`` / ``self.__dict__.update(...)`` add attributes nobody wrote down.
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call) and dotted(sub.func) == "setattr":
+                return True
+            if isinstance(sub, ast.Attribute) and sub.attr == "__dict__":
+                return True
+        return False
 
     def _class_member(self, cls: Def, name: str, seen: set[int]) -> Resolution:
         if id(cls.node) in seen:

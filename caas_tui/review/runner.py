@@ -66,8 +66,6 @@ def reviewable_paths(engine: Engine) -> list[str]:
     paths: set[str] = set()
     for chunk in engine.chunks():
         suffix = Path(chunk.path).suffix.lower()
-        if chunk.kind == "doc" and suffix in DOC_EXTS and suffix != ".txt":
-            paths.add(chunk.path)
-        elif chunk.kind in ("code", "api") and suffix in PYTHON_EXTS:
+        if chunk.kind == "doc" and suffix in DOC_EXTS and suffix != ".txt" or chunk.kind in ("code", "api") and suffix in PYTHON_EXTS:
             paths.add(chunk.path)
     return sorted(paths)

@@ -52,7 +52,7 @@ def check_doubled_prefix(ctx: ReviewContext, claim: Claim) -> list[Finding]:
 
 # Parsed code and derived facts per engine, reused while the indexed code is unchanged
 # (reviewing 50 docs must not parse the project 50 times).
-_CONTEXTS: "weakref.WeakKeyDictionary[Engine, tuple[frozenset[tuple[str, str]], ReviewContext]]" = weakref.WeakKeyDictionary()
+_CONTEXTS: weakref.WeakKeyDictionary[Engine, tuple[frozenset[tuple[str, str]], ReviewContext]] = weakref.WeakKeyDictionary()
 _CONTEXTS_LOCK = threading.Lock()
 
 
@@ -94,7 +94,7 @@ class StaticReviewer:
     def review_one(self, ctx: ReviewContext, claim: Claim) -> Verdict:
         try:
             findings = self.findings(ctx, claim)
-        except Exception as exc:  # noqa: BLE001 - the Reviewer contract: one bad claim never sinks a review
+        except Exception as exc:
             log.exception("static review of %s:%s failed", claim.doc_path, claim.start_line)
             return Verdict(claim.id, "unverified", REVIEWER, f"static check failed: {type(exc).__name__}: {exc}")
         return verdict_for(claim, findings, ctx.doc_lines(claim.doc_path))

@@ -21,7 +21,13 @@ from caas_tui.config import Config
 from caas_tui.errors import CaasError, IndexStoreError
 from caas_tui.models import DECISIONS, Claim, EvidenceSpan, Verdict
 from caas_tui.retrieve.engine import Engine
-from caas_tui.review.storecodec import StoredVerdict, evidence_json, fix_json, row_to_stored, verdict_json
+from caas_tui.review.storecodec import (
+    StoredVerdict,
+    evidence_json,
+    fix_json,
+    row_to_stored,
+    verdict_json,
+)
 from caas_tui.review.textutil import read_text, span_sha256, split_lines, text_sha256
 
 STORE_FILE = "verdicts.sqlite"
@@ -72,14 +78,14 @@ class VerdictStore:
             raise IndexStoreError(f"{path}: cannot open the verdict store ({exc})") from exc
 
     @classmethod
-    def open(cls, cfg: Config) -> "VerdictStore":
+    def open(cls, cfg: Config) -> VerdictStore:
         return cls(cfg.caas_dir / STORE_FILE)
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
-    def __enter__(self) -> "VerdictStore":
+    def __enter__(self) -> VerdictStore:
         return self
 
     def __exit__(self, *_exc: object) -> None:

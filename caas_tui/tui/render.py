@@ -144,10 +144,11 @@ def hit_cells(hit: Hit) -> tuple[Text, ...]:
     c = hit.chunk
     rank = lambda r: Text("-" if r is None else str(r), justify="right")  # noqa: E731
     symbol = Text(c.symbol or "-")
-    if hit.via:
-        symbol.append(f"  ({hit.via})", style="dim italic")
+    # A hit the engine pinned (exact symbol) or added (graph neighbour) is marked, so a
+    # rank that disagrees with its score is explained; the preview header says why.
+    mark = "" if not hit.via else ("^" if hit.via == "exact symbol" else "+")
     return (
-        Text(str(hit.rank), justify="right"),
+        Text(f"{mark}{hit.rank}", justify="right"),
         Text(c.kind, style=_KIND_STYLE.get(c.kind, "")),
         rank(hit.bm25_rank),
         rank(hit.dense_rank),
@@ -176,11 +177,13 @@ def code_view(text: str, language: str, start_line: int, background: str = "defa
 
 def hit_header(hit: Hit) -> Text:
     c = hit.chunk
-    head = Text(no_wrap=True, overflow="ellipsis")
+    head = Text()
     head.append(f"{c.kind} ", style=_KIND_STYLE.get(c.kind, "bold"))
     head.append(f"{c.path}:{c.start_line}-{c.end_line}", style="bold")
     if c.symbol:
         head.append(f"  {c.symbol}", style="italic")
+    if hit.via:
+        head.append(f"  ({hit.via})", style="dim")
     return head
 
 
@@ -260,12 +263,12 @@ def diff_view(patch: str, background: str = "default") -> RenderableType:
     return Syntax(patch, "diff", theme=SYNTAX_THEME, background_color=background, word_wrap=False, line_numbers=False)
 
 
-def tally_text(counts: Mapping[str, int]) -> Text:
-    """``● 3 consistent ● 1 contradicted ...`` for the status line."""
+def tally_text(counts: Mapping[str, int], *, compact: bool = False) -> Text:
+    """``● 3 consistent ● 1 contradicted ...`` for the status line (``● 3 ● 1`` when compact)."""
     out = Text()
     for label in ("consistent", "contradicted", "incomplete", "unverified", "stale", "pending"):
         n = counts.get(label, 0)
         if n:
             out.append("● ", style=VERDICT_FG[label])
-            out.append(f"{n} {label}  ")
+            out.append(f"{n} " if compact else f"{n} {label}  ")
     return out

@@ -52,9 +52,11 @@ class ReviewActions(_Base):
     def _update_tally(self) -> None:
         counts = Counter(self.states.get(c.id, PENDING).label for c in self.claims)
         decided = sum(1 for c in self.claims if self.states.get(c.id, PENDING).decision != "pending")
-        text = tally_text(counts)
+        compact = self.app.size.width < 120
+        text = tally_text(counts, compact=compact)
         if self.claims:
-            text.append(f"decided {decided}/{len(self.claims)}", style="dim")
+            text.append(f" {decided}/{len(self.claims)} decided" if compact else f"decided {decided}/{len(self.claims)}",
+                        style="dim")
         self.query_one(StatusLine).right(text)
 
     def _need_claim(self, *, reviewed: bool) -> Claim | None:

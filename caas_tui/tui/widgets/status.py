@@ -13,10 +13,10 @@ class StatusLine(Horizontal):
 
     DEFAULT_CSS = """
     StatusLine { height: 1; }
-    StatusLine > #status-msg { width: 1fr; height: 1; }
+    StatusLine > #status-msg { width: 1fr; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     StatusLine > ProgressBar { width: 32; height: 1; display: none; }
     StatusLine > ProgressBar.-busy { display: block; }
-    StatusLine > #status-right { width: auto; height: 1; }
+    StatusLine > #status-right { width: auto; height: 1; margin-left: 2; }
     """
 
     def compose(self) -> ComposeResult:
