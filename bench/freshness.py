@@ -17,8 +17,10 @@ import argparse
 import asyncio
 import json
 import math
+import random
 import shutil
 import statistics
+import string
 import sys
 import tempfile
 import time
@@ -26,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stdlib_corpus import make_corpus  # noqa: E402
+from stdlib_corpus import make_corpus
 
-from caas_tui.live.watcher import RefreshEvent, watch_project  # noqa: E402
-from caas_tui.retrieve.engine import Engine  # noqa: E402
+from caas_tui.live.watcher import RefreshEvent, watch_project
+from caas_tui.retrieve.engine import Engine
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_FILES = ("xrkit/scene.py", "docs/api_guide.md", "xrkit/physics/rigidbody.py", "README.md")
@@ -67,9 +69,12 @@ async def _measure(root: Path, files: tuple[str, ...], trials: int) -> dict[str,
     await asyncio.wait_for(ready.wait(), 60)
     latencies: list[float] = []
     misses = 0
+    rng = random.Random(7)
     for i in range(trials):
         rel = files[i % len(files)]
-        token = f"zq_fresh_{i}_{int(time.time() * 1000) % 100000}"
+        # letters only, nothing shared with earlier tokens: an identifier split into parts
+        # would otherwise also match the previous trials' chunks
+        token = "zq" + "".join(rng.choice(string.ascii_lowercase) for _ in range(12))
         start = time.perf_counter()
         _edit(root / rel, token)
         while True:

@@ -92,7 +92,11 @@ def load_config(root: Path, **overrides: Any) -> Config:
             changes["max_file_bytes"] = int(_number(index["max_file_bytes"], "index.max_file_bytes"))
         if "dir" in index:
             d = Path(str(index["dir"]))
-            changes["index_dir"] = d if d.is_absolute() else root / d
+            d = (d if d.is_absolute() else root / d).resolve()
+            # caas.toml is repository content: it may not make caas-tui write outside the project.
+            if not d.is_relative_to(root):
+                raise ConfigError(f"{path}: index.dir must be inside the project (got {index['dir']}); use --index-dir instead")
+            changes["index_dir"] = d
         if index.get("model"):
             spec = str(index["model"])
             # A relative path means relative to the project, not to wherever caas-tui runs.

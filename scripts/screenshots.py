@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -20,13 +19,12 @@ import cairosvg
 from textual.pilot import Pilot
 from textual.widgets import Tree
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from caas_tui.tui.app import CaasApp
+from caas_tui.tui.screens.main import MainScreen
+from caas_tui.tui.testing import copy_project, no_blink, settle, svg_for_cairo
+from caas_tui.tui.widgets.lists import ClaimList
 
-from caas_tui.tui.app import CaasApp  # noqa: E402
-from caas_tui.tui.screens.main import MainScreen  # noqa: E402
-from caas_tui.tui.testing import copy_project, no_blink, settle, svg_for_cairo  # noqa: E402
-from caas_tui.tui.widgets.lists import ClaimList  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 TUTORIAL = "docs/tutorial.md"
 Scene = Callable[[Pilot], Awaitable[None]]

@@ -137,3 +137,28 @@ def test_read_span_refuses_outside_root(tiny_project: Path) -> None:
             engine.read_span("../outside.txt", 1, 2)
     finally:
         engine.close()
+
+
+def test_foreign_index_dir_is_never_deleted(tiny_project: Path, tmp_path: Path) -> None:
+    from caas_tui.errors import IndexStoreError
+
+    precious = tmp_path / "precious"
+    (precious / "index").mkdir(parents=True)
+    (precious / "index" / "thesis.tex").write_text("years of work")
+    with pytest.raises(IndexStoreError, match="not a caas-tui index"):
+        Engine.open(tiny_project, index_dir=precious)
+    assert (precious / "index" / "thesis.tex").read_text() == "years of work"
+
+
+def test_config_may_not_point_the_index_outside_the_project(tiny_project: Path) -> None:
+    from caas_tui.errors import ConfigError
+
+    (tiny_project / "caas.toml").write_text('[index]\ndir = "../elsewhere"\n')
+    with pytest.raises(ConfigError, match="inside the project"):
+        Engine.open(tiny_project)
+    (tiny_project / "caas.toml").write_text('[index]\ndir = "build/caas"\n')
+    engine = Engine.open(tiny_project)
+    try:
+        assert (tiny_project / "build" / "caas" / "index" / "manifest.json").exists()
+    finally:
+        engine.close()

@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Self
 
 import pytest
 
@@ -37,7 +38,7 @@ class Watching:
         self.stop = asyncio.Event()
         self.ready = asyncio.Event()
 
-    async def __aenter__(self) -> "Watching":
+    async def __aenter__(self) -> Self:
         self.task = asyncio.create_task(self._run())
         await asyncio.wait_for(self.ready.wait(), DEADLINE_S)
         return self
@@ -278,3 +279,34 @@ async def test_git_branch_switch_leaves_the_index_equal_to_the_checkout(tiny_pro
         assert all(e.error is None for e in w.events)
     finally:
         eng.close()
+
+
+async def test_save_during_another_writers_lock_is_indexed_once_it_is_released(engine: Engine) -> None:
+    import fcntl
+
+    root = engine.root
+    async with Watching(engine) as w:
+        fd = os.open(engine.cfg.caas_dir / "index.lock", os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # as a second caas-tui process writing the index would
+            (root / "docs/locked.md").write_text("# Locked\n\nwombatrix\n")
+            await w.until(lambda: any("another caas-tui process" in m for e in w.events for m in e.messages),
+                          "skipped refresh reported")
+            assert top_paths(engine, "wombatrix") == []
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+        await w.until(lambda: top_paths(engine, "wombatrix") == ["docs/locked.md"], "indexed on the idle retry")
+
+
+async def test_index_that_cannot_be_rebuilt_is_reported_once_and_watching_goes_on(engine: Engine) -> None:
+    index = engine.store.directory
+    async with Watching(engine) as w:
+        (index / "manifest.json").unlink()  # the store will not wipe a folder without its manifest
+        await w.until(lambda: any(e.error for e in w.events), "error reported")
+        await asyncio.sleep(2.5)  # past an idle tick: the same error is not repeated
+        assert len([e for e in w.events if e.error]) == 1
+        assert "not a caas-tui index" in next(e.error for e in w.events if e.error)
+        shutil.rmtree(index)  # the user clears it: the next tick rebuilds
+        await w.until(lambda: any(e.rebuilt for e in w.events), "rebuilt", 10)
+    assert_consistent(engine)

@@ -140,3 +140,6 @@ def test_export_out_then_git_apply_and_export_apply(project: Path, tmp_path: Pat
     assert main(["export", "--root", str(project), "--apply"]) == 0
     assert "applied 1 fix to 1 file" in capsys.readouterr().err
     assert "Call `Store.put` to add a value." in (project / "docs/bad.md").read_text()
+    # an applied fix is done: the next export has nothing left to do
+    assert main(["export", "--root", str(project)]) == 0
+    assert "no accepted fixes to export" in capsys.readouterr().err

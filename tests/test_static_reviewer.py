@@ -101,6 +101,56 @@ PACKAGE = {
         def notify(progress) -> None:
             """Call ``progress(done, total, message)`` as work finishes."""
         ''',
+    "pkg/props.py": '''
+        from typing import Protocol
+
+
+        class Renderable(Protocol):
+            def render(self) -> str: ...
+
+
+        class Label:
+            def render(self) -> str:
+                return "x"
+
+
+        class Panel:
+            def __init__(self, padding: int | None = None, tab_size: int | None = None, style: str | None = None) -> None:
+                """Make a panel.
+
+                Args:
+                    padding: Space around. Defaults to 2.
+                    tab_size: Tab width. Defaults to 8.
+                    style: The style. Defaults to "bold".
+                    int (size): Written the other way round.
+                """
+                if tab_size is None:
+                    tab_size = 4
+                self.tab_size = tab_size
+                self.padding = padding
+                self.style = style or "plain"
+
+            @property
+            def width(self) -> int:
+                """The width."""
+                return 1
+
+            @width.setter
+            def width(self, width: int) -> None:
+                """Set the width.
+
+                Args:
+                    width: New width.
+                """
+
+            def label(self) -> Label:
+                """Make a label.
+
+                Returns:
+                    Renderable: something to render.
+                """
+                return Label()
+        ''',
     "pkg/helpers.py": '''
         """Helpers. ``Scene.find_entity_by_tag`` is wrong, and so is :meth:`pkg.scene.Scene.nope`."""
         from pkg.scene import Scene
@@ -173,6 +223,26 @@ DOCS = {
         import json
         json.dumps({"a": 1})
         ```
+        """,
+    "docs/history.md": """
+        # Upgrading
+
+        `Scene.old_spawn` was removed in 2.0; use `Scene.spawn`.
+
+        Before:
+
+        ```python
+        Scene().old_spawn("a")
+        ```
+
+        ```javascript
+        Scene().nope({a: 1})
+        ```
+        """,
+    "CHANGELOG.md": """
+        # 2.0
+
+        - Dropped `Scene.gone`.
         """,
     "docs/loose.md": """
         `Scene.connect(a, ...)` links things; see `Scene.spawn(name, ...)` too.
@@ -322,3 +392,26 @@ def test_placeholders_examples_and_plain_values_are_not_judged(engine: Engine) -
     assert not any("positional" in check for check in first.checks)  # ``...`` means "and more"
     assert not any("default" in check for check in second.checks)  # an example value, not a default
     assert third.checks == ("`pkg.helpers.pair` exists",)  # "the list and the set": no type claim
+
+
+def test_none_defaults_setters_protocols_and_swapped_fields(engine: Engine) -> None:
+    pairs = reviewed(engine, "pkg/props.py")
+    _, padding = by_text(pairs, "Args: padding:")
+    assert padding.verdict == "consistent"  # the parameter exists; its default is not judged:
+    assert not any("default" in c for c in padding.checks)  # stored on self, substituted where used
+    _, tab = by_text(pairs, "Args: tab_size:")
+    assert tab.verdict == "contradicted" and "defaults `tab_size` to 4, not 8" in tab.rationale
+    _, style = by_text(pairs, "Args: style:")
+    assert style.verdict == "contradicted" and "to \"plain\", not \"bold\"" in style.rationale
+    _, swapped = by_text(pairs, "Args: int (size):")
+    assert swapped.verdict == "unverified"
+    _, setter = by_text(pairs, "Args: width:")
+    assert setter.verdict == "consistent"  # the setter's own parameter, not the getter's
+    _, protocol = by_text(pairs, "Returns: Renderable:")
+    assert protocol.verdict != "contradicted"
+
+
+def test_history_migration_and_foreign_code_are_left_alone(engine: Engine) -> None:
+    for doc in ("docs/history.md", "CHANGELOG.md"):
+        pairs = reviewed(engine, doc)
+        assert pairs and all(v.verdict == "unverified" for _, v in pairs), [(c.text, v.rationale) for c, v in pairs]

@@ -137,13 +137,17 @@ async def test_export_writes_a_patch_git_applies(tiny_project: Path, tmp_path: P
         assert isinstance(app.screen, ExportScreen)
     written = tiny_project / "caas-fixes.patch"
     assert written.read_text(encoding="utf-8") == patch
-    # The patch applies to a pristine copy of the project under git.
+    git_apply_check(tiny_project, written, tmp_path / "repo")
+
+
+def git_apply_check(project: Path, patch: Path, repo: Path) -> None:
+    """``git apply --check`` of ``patch`` on a pristine copy of ``project`` in a fresh git repo."""
     if shutil.which("git") is None:
         pytest.skip("git not installed")
-    repo = tmp_path / "repo"
-    shutil.copytree(tiny_project, repo, ignore=shutil.ignore_patterns("caas-fixes.patch"))
+    shutil.copytree(project, repo, ignore=shutil.ignore_patterns("caas-fixes.patch"))
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
-    check = subprocess.run(["git", "apply", "--check", str(written)], cwd=repo, capture_output=True, text=True)
+    check = subprocess.run(["git", "apply", "--check", str(patch)], cwd=repo, capture_output=True, text=True,
+                           check=False)
     assert check.returncode == 0, check.stderr
 
 
@@ -263,7 +267,7 @@ class FakeClaude:
         self.messages = self
         self.calls = 0
 
-    def with_options(self, **_: object) -> "FakeClaude":
+    def with_options(self, **_: object) -> FakeClaude:
         return self
 
     def create(self, **params: object) -> _Response:

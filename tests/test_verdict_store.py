@@ -154,3 +154,26 @@ def test_concurrent_decisions_from_threads(store_path: Path) -> None:
             t.join()
         assert not errors
         assert len(store.accepted_fixes()) == 40
+
+
+def test_applied_fixes_leave_the_export_queue_and_old_stores_migrate(store_path: Path) -> None:
+    store_path.parent.mkdir(parents=True)
+    old = sqlite3.connect(store_path)  # a store from before ``applied_at`` existed
+    old.execute(
+        "CREATE TABLE verdicts (doc_path TEXT NOT NULL, claim_id TEXT NOT NULL, reviewer TEXT NOT NULL,"
+        " start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, text TEXT NOT NULL, kind TEXT NOT NULL,"
+        " symbols TEXT, code_spans TEXT, section TEXT, context TEXT, verdict TEXT NOT NULL, model TEXT,"
+        " rationale TEXT, evidence TEXT, fix TEXT, checks TEXT, doc_sha256 TEXT, original TEXT,"
+        " decision TEXT NOT NULL DEFAULT 'pending', edited_fix TEXT, created_at REAL NOT NULL,"
+        " updated_at REAL NOT NULL, decided_at REAL, PRIMARY KEY (doc_path, claim_id, reviewer))"
+    )
+    old.commit()
+    old.close()
+    with VerdictStore(store_path) as store:
+        store.record(claim(), verdict())
+        store.decide("docs/a.md", "c1", "static", "accepted")
+        assert len(store.accepted_fixes()) == 1
+        store.mark_applied([("docs/a.md", "c1", "static")])
+        assert store.accepted_fixes() == []
+        got = store.get("docs/a.md", "c1", "static")
+        assert got is not None and got.applied_at is not None and got.decision == "accepted"

@@ -23,7 +23,9 @@ def run(args: argparse.Namespace) -> int:
         raise ProjectError(f"{root}: no such directory")
     if not root.is_dir():
         raise ProjectError(f"{root}: not a directory")
-    from caas_tui.tui.app import CaasApp  # Textual loads only for the app, not for headless commands
+    from caas_tui.tui.app import (
+        CaasApp,  # Textual loads only for the app, not for headless commands
+    )
 
     CaasApp(root, index_dir=args.index_dir, model=args.model, initial_doc=args.doc).run()
     return 0

@@ -40,10 +40,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     with VerdictStore(path) as store:
         requests = requests_from(store.accepted_fixes())
-    if not requests:
-        notify("no accepted fixes to export")
-        return 0
-    result = apply_fixes(cfg.root, requests) if args.apply else build_patch(cfg.root, requests)
+        if not requests:
+            notify("no accepted fixes to export")
+            return 0
+        result = apply_fixes(cfg.root, requests) if args.apply else build_patch(cfg.root, requests)
+        if args.apply:
+            store.mark_applied(r.key for r in result.exported if r.key is not None)
     for message in result.messages:
         notify(message)
     if args.out is not None:

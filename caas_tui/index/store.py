@@ -22,7 +22,7 @@ from caas_tui.graph import Fragment, SymbolGraph, build_graph, extract_fragment,
 from caas_tui.index.chunkdb import ChunkDB
 from caas_tui.index.embed import load_encoder
 from caas_tui.index.lexical import WhooshLexical
-from caas_tui.index.manifest import SCHEMA_VERSION, FileRecord, Manifest, read_manifest, write_manifest
+from caas_tui.index.manifest import MANIFEST_NAME, SCHEMA_VERSION, FileRecord, Manifest, read_manifest, write_manifest
 from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
 from caas_tui.index.vectors import load_vector_index, make_vector_index
 from caas_tui.ingest import chunk_file
@@ -155,6 +155,9 @@ class IndexStore:
         self.close()
         if self.directory.exists() and not self.directory.is_dir():
             raise IndexStoreError(f"{self.directory}: exists and is not an index directory; move it away")
+        if self.directory.is_dir() and any(self.directory.iterdir()) and not (self.directory / MANIFEST_NAME).exists():
+            # Never delete a folder this program did not make (e.g. a mistyped --index-dir).
+            raise IndexStoreError(f"{self.directory}: not a caas-tui index (no {MANIFEST_NAME}); move it away")
         try:
             if self.directory.exists():
                 shutil.rmtree(self.directory)

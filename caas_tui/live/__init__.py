@@ -6,7 +6,7 @@ Front ends use ``watch_project`` (an async iterator of ``RefreshEvent``) and
 
 from caas_tui.live.freshness import StaleVerdict, mark_stale, stale_verdicts
 from caas_tui.live.status import StatusReport, collect_status, usable_manifest
-from caas_tui.live.watcher import RefreshEvent, Refresher, watch_project
+from caas_tui.live.watcher import Refresher, RefreshEvent, watch_project
 
 __all__ = [
     "RefreshEvent",

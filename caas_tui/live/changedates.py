@@ -67,7 +67,7 @@ class GitDates:
         self._load(sorted(set(paths)))
 
     @classmethod
-    def open(cls, root: Path, paths: Iterable[str]) -> "GitDates | None":
+    def open(cls, root: Path, paths: Iterable[str]) -> GitDates | None:
         """GitDates when ``root`` is inside a usable git work tree, else None."""
         try:
             proc = _git(root, "rev-parse", "--show-toplevel")

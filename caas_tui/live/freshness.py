@@ -50,7 +50,7 @@ class StaleVerdict:
         }
 
     @classmethod
-    def of(cls, sv: StoredVerdict, reason: str) -> "StaleVerdict":
+    def of(cls, sv: StoredVerdict, reason: str) -> StaleVerdict:
         c = sv.claim
         return cls(c.id, c.doc_path, c.start_line, c.end_line, sv.verdict.reviewer, reason)
 

@@ -84,7 +84,7 @@ class Targets:
     index_lost: bool = False  # the index directory or its manifest was deleted
 
     @classmethod
-    def everything(cls) -> "Targets":
+    def everything(cls) -> Targets:
         return cls(Discovery(), frozenset(), full=True)
 
     @property
@@ -139,6 +139,7 @@ class PathRules:
             if not rel:
                 continue
             if rel.rsplit("/", 1)[-1] in RULE_FILES:
+                scope.add(rel)  # so the watcher can tell which rules changed
                 full = True
                 continue
             scope.add(rel)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from caas_tui.config import Config
@@ -60,7 +60,7 @@ class StatusReport:
 
 def iso(ts: float) -> str:
     """UTC, second precision: ``2024-05-01T12:00:00Z``."""
-    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def usable_manifest(cfg: Config) -> Manifest:

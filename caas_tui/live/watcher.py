@@ -32,6 +32,7 @@ DEBOUNCE_MS = 1600  # longest a batch may grow while events keep coming
 IDLE_CHECK_MS = 2000  # with no events, check this often that the index still exists
 FULL_REFRESH_OVER = 1000  # paths in one batch past which one full walk is simpler
 _INDEX_PARTS = ("manifest.json", "chunks.sqlite", "lexical", "vectors")
+_LOCKED = "another caas-tui process"  # IndexStore.refresh's warning when it could not take the lock
 
 Notify = Callable[[str], None]
 
@@ -103,6 +104,8 @@ class Refresher:
         self.engine = engine
         self.notify = notify or (lambda _msg: None)
         self.rules = PathRules(engine.cfg)
+        self.retry = False  # another process held the index lock: redo everything when idle
+        self._last_error: str | None = None
 
     def catch_up(self) -> RefreshEvent | None:
         """A full refresh: whatever changed before the watcher was listening."""
@@ -126,7 +129,11 @@ class Refresher:
         try:
             stats = self._refresh(targets, messages)
         except CaasError as exc:
-            return RefreshEvent((), RefreshStats(), seconds=time.perf_counter() - start, error=str(exc))
+            # The same failure on every idle tick (an index dir the store refuses to
+            # rebuild, say) is reported once, not every two seconds.
+            repeated, self._last_error = self._last_error == str(exc), str(exc)
+            return None if repeated else RefreshEvent((), RefreshStats(), seconds=time.perf_counter() - start, error=str(exc))
+        self._last_error = None
         stale: tuple[StaleVerdict, ...] = ()
         error = None
         if stats.changed_any:
@@ -136,6 +143,9 @@ class Refresher:
                 error = f"checking verdicts: {exc}"
         messages.extend(s.reason for s in stats.skipped)
         messages.extend(stats.warnings)
+        # The store skips a refresh while another process writes the index; the saves it
+        # skipped would be lost, so a full (mtime-based) refresh follows at the next idle tick.
+        self.retry = not stats.changed_any and any(w.startswith(_LOCKED) for w in stats.warnings)
         if not (stats.changed_any or stats.rebuilt or error or messages):
             return None
         paths = tuple(sorted({*stats.added, *stats.changed, *stats.removed}))
@@ -164,11 +174,13 @@ class Refresher:
         stats.rebuilt = True
         return stats
 
-    def check_index(self) -> RefreshEvent | None:
-        """Idle-time check: rebuild if the index directory was deleted."""
-        if index_missing(self.engine) is None:
-            return None
-        return self._run(Targets.everything())
+    @property
+    def idle_work(self) -> bool:
+        """Something to do on an idle tick: the index directory vanished, or a refresh was skipped."""
+        return self.retry or index_missing(self.engine) is not None
+
+    def on_idle(self) -> RefreshEvent | None:
+        return self._run(Targets.everything()) if self.idle_work else None
 
 
 async def watch_project(
@@ -218,8 +230,8 @@ async def watch_project(
             pending = asyncio.ensure_future(changes_iter.__anext__())
             if changes:
                 event = await asyncio.to_thread(refresher.apply, changes)
-            elif index_missing(engine):  # an idle tick (yield_on_timeout): a few stats
-                event = await asyncio.to_thread(refresher.check_index)
+            elif refresher.idle_work:  # an idle tick (yield_on_timeout): a few stats
+                event = await asyncio.to_thread(refresher.on_idle)
             else:
                 event = None
             if event is not None:

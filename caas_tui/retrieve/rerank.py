@@ -7,8 +7,8 @@ sentence-transformers; no cross-encoder is shipped), and the cosine ranking is
 fused with the original fused ranking by reciprocal rank (``1/(k + fused rank) +
 1/(k + cosine rank)``), so a candidate both channels liked stays on top.
 
-Bounded in time: candidates are encoded in fused order, in small batches, until
-``budget_s`` is spent. Only the prefix of candidates that got a score is
+Bounded in time: candidates are encoded in fused order, in small batches, while
+the next batch (timed like the last one) still fits in ``budget_s``. Only the prefix of candidates that got a score is
 re-ordered; everything after it keeps the fused order, and the outcome says so.
 Candidate vectors are cached per chunk (id + text hash), so a candidate seen by an
 earlier query costs nothing.
@@ -87,7 +87,7 @@ class Reranker:
         *,
         candidates: int = DEFAULT_CANDIDATES,
         budget_s: float = DEFAULT_BUDGET_S,
-        batch_size: int = 16,
+        batch_size: int = 10,
         rank_k: float = DEFAULT_RANK_K,
         cache_size: int = 50_000,
         text_of: Callable[[Chunk], str] = default_text,
@@ -128,12 +128,15 @@ class Reranker:
             vecs: list[np.ndarray | None] = [self._cached(h.chunk) for h in head]
             missing = [i for i, v in enumerate(vecs) if v is None]
             timed_out = False
+            batch_s = 0.0  # how long the last batch took: the next one is only started if it fits
             for start in range(0, len(missing), self.batch_size):
-                if self._clock() - started > self.budget_s:
+                if self._clock() - started + batch_s > self.budget_s:
                     timed_out = True
                     break
                 batch = missing[start : start + self.batch_size]
+                t0 = self._clock()
                 out = np.asarray(self.scorer.encode([self.text_of(head[i].chunk) for i in batch]), dtype=np.float32)
+                batch_s = self._clock() - t0
                 for i, vec in zip(batch, out):
                     vecs[i] = vec
                     self._store(head[i].chunk, vec)

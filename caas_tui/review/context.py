@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from caas_tui.errors import CaasError
 from caas_tui.models import Claim, EvidenceSpan
 from caas_tui.retrieve.engine import Engine
+from caas_tui.review.docstrings import scope_defs
 from caas_tui.review.prefixes import field_prefixes, function_prefixes
 from caas_tui.review.project import Project
 from caas_tui.review.pysig import Signature, signature
@@ -55,6 +56,7 @@ class ReviewContext:
         self._subclasses: dict[int, list[Def]] | None = None
         self._prefixes: dict[int, dict[str, str]] = {}
         self._owners: dict[str, Def | None] = {}
+        self._docstrings: dict[str, list[tuple[int, int, Def]]] = {}
 
     def begin_run(self) -> None:
         """Forget per-review state (doc text, names bound by code blocks); code facts stay."""
@@ -96,6 +98,29 @@ class ReviewContext:
                 return self.resolver.walk(self.resolver.module_def(".".join(parts[:i])), parts[i:])
         res = self.resolver.resolve_in(src, name)  # builtins and star imports
         return res if res.found else UNKNOWN
+
+    def docstring_owner(self, path: str, line: int) -> Def | None:
+        """The function or class whose docstring holds ``line`` of module ``path``."""
+        if path not in self._docstrings:
+            spans: list[tuple[int, int, Def]] = []
+            src = self.project.module_for_path(path)
+            if src is not None and src.tree is not None:
+                stack: list[tuple[list[ast.stmt], str, Def | None]] = [(src.tree.body, src.name, None)]
+                while stack:
+                    body, scope, owner = stack.pop()
+                    for node in scope_defs(body):
+                        kind = "class" if isinstance(node, ast.ClassDef) else "function"
+                        d = Def(kind, f"{scope}.{node.name}", src, node, owner)
+                        first = node.body[0] if node.body else None
+                        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                            spans.append((first.lineno, first.end_lineno or first.lineno, d))
+                        if isinstance(node, ast.ClassDef):
+                            stack.append((node.body, d.qualname, d))
+            self._docstrings[path] = spans
+        for start, end, d in self._docstrings[path]:
+            if start <= line <= end:
+                return d
+        return None
 
     def _docstring_class(self, section: str | None) -> Def | None:
         if not section:

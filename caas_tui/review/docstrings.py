@@ -281,14 +281,14 @@ def python_blocks(path: str, text: str) -> list[Block]:
                 blocks.extend(docstring_blocks(lines, qual))
         if not descend:
             return
-        for child in _scope_defs(getattr(node, "body", [])):
+        for child in scope_defs(getattr(node, "body", [])):
             visit(child, f"{qual}.{child.name}", isinstance(child, ast.ClassDef))
 
     visit(tree, module_name(path), True)
     return blocks
 
 
-def _scope_defs(body: list[ast.stmt]) -> list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]:
+def scope_defs(body: list[ast.stmt]) -> list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]:
     """Defs of a scope, looking through ``if``/``try`` blocks that don't open a scope."""
     out: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = []
     for stmt in body:
@@ -297,5 +297,5 @@ def _scope_defs(body: list[ast.stmt]) -> list[ast.FunctionDef | ast.AsyncFunctio
         elif isinstance(stmt, (ast.If, ast.Try)):
             for inner in (stmt.body, stmt.orelse, getattr(stmt, "finalbody", []),
                           *(h.body for h in getattr(stmt, "handlers", []))):
-                out.extend(_scope_defs(inner))
+                out.extend(scope_defs(inner))
     return out

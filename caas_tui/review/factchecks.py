@@ -19,12 +19,13 @@ from caas_tui.review.facts import (
 from caas_tui.review.findings import Edit, Finding, bad, ok
 from caas_tui.review.mentions import code_spans, find_mentions
 from caas_tui.review.names import callable_mentions, section_subject, subject_before
-from caas_tui.review.pysig import Signature, evaluate, same_value
+from caas_tui.review.pysig import Signature, evaluate, none_fallback, same_value
 from caas_tui.review.raisecheck import judge, stated_exception
 from caas_tui.review.resolve import Def
 from caas_tui.review.rettypes import compare, describe, return_kinds
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_TYPE_NAMES = frozenset({"int", "str", "float", "bool", "bytes", "list", "dict", "tuple", "set", "object", "callable"})
 
 
 def _label(fn: Def) -> str:
@@ -44,6 +45,9 @@ def check_field_params(ctx: ReviewContext, claim: Claim, fact: FieldFact, subjec
     sig = _sig_for(ctx, subject)
     if sig is None:
         return []
+    swapped = fact.name in _TYPE_NAMES or (fact.type is not None and sig.named(fact.type.strip()) is not None)
+    if fact.type and fact.name not in {p.name for p in sig.params} and swapped:
+        return []  # ``int (size): ...``: type and name written the other way round
     label = _label(sig.fn) if subject.kind == "function" else subject.short
     ev = ctx.evidence(sig.fn)
     names = {p.name for p in sig.params}
@@ -81,6 +85,13 @@ def _check_default(ctx: ReviewContext, claim: Claim, sig: Signature, param: str,
     actual = evaluate(p.default, mod, ctx.resolver)
     if actual is None:
         return []
+    if actual.value is None and not (sv.literal and sv.value is None):
+        # ``tab_size=None`` documented as "defaults to 8": fine if the body puts 8 in.
+        replaced, fallback = none_fallback(sig.fn, param)
+        if replaced:
+            actual = evaluate(fallback, mod, ctx.resolver) if fallback is not None else None
+            if actual is None:
+                return []
     via = [ctx.evidence(d) for d in actual.via]
     if sv.literal:
         matched = same_value(sv.value, actual.value)

@@ -16,6 +16,7 @@ _DEFAULT_PATTERNS = (
     re.compile(r"\bdefault(?:\s+value)?\s+(?:is|of)\s+" + _V, re.IGNORECASE),
     re.compile(r"(?:^|,\s*)default[:=\s]\s*" + _V, re.IGNORECASE),  # NumPy "int, default 10"
     re.compile(r"(``[^`]+``|`[^`]+`)\s+by\s+default\b", re.IGNORECASE),
+    re.compile(r"\bby\s+default,?\s+" + _V, re.IGNORECASE),  # NumPy: "optional, by default 1e-5"
 )
 _KWARG_SPAN = re.compile(r"(?<!`)(`{1,2})\s*([A-Za-z_]\w*)\s*=\s*([^`]+?)\s*\1(?!`)")
 _TYPE_WORDS = {
@@ -136,7 +137,8 @@ def stated_returns(text: str) -> list[StatedType]:
     for m in _RETURNS.finditer(text):
         token = m.group(2)
         if not token.startswith("`"):
-            token = token.split()[0] if token.split() else token
+            word = re.match(r"[A-Za-z_]\w*", token)
+            token = word.group(0) if word else token
             if token.lower() not in _TYPE_WORDS:
                 continue  # "returns the entity": a description, not a type
             if (m.group("art") or "").lower().startswith("the"):

@@ -44,7 +44,7 @@ def missing_finding(ctx: ReviewContext, claim: Claim, name: str, owner: Def, mem
     return bad("contradicted", f"`{name}` exists", rationale, ctx.evidence(owner), edit=edit)
 
 
-def _resolve_mention(ctx: ReviewContext, claim: Claim, m: Mention) -> Resolution:
+def resolve_mention(ctx: ReviewContext, claim: Claim, m: Mention) -> Resolution:
     res = ctx.resolve(m.name, claim)
     head, _, rest = m.name.partition(".")
     if res.status == "unknown" and rest and m.origin in ("code", "role", "call"):
@@ -65,7 +65,7 @@ def check_mentions(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         bare = "." not in m.name
         if bare and not (m.called or m.name[:1].isupper()):
             continue  # a lone lower-case word in backticks: a variable, parameter or id
-        res = _resolve_mention(ctx, claim, m)
+        res = resolve_mention(ctx, claim, m)
         target = res.target
         if res.found and target is not None and target.is_project:
             if bare and target.kind not in ("class", "function"):
@@ -83,6 +83,9 @@ def section_subject(ctx: ReviewContext, claim: Claim) -> Def | None:
     section = claim.section or ""
     if not _SECTION_SYMBOL.fullmatch(section) or not ctx.project.is_project(section):
         return None
+    if claim.doc_path.endswith((".py", ".pyi")):
+        # By position: a property setter shares its getter's name but has its own docstring.
+        return ctx.docstring_owner(claim.doc_path, claim.start_line)
     res = ctx.resolve(section)
     if res.found and res.target is not None and res.target.kind in ("function", "class"):
         return res.target
@@ -95,7 +98,7 @@ def callable_mentions(ctx: ReviewContext, claim: Claim) -> list[tuple[int, Def]]
     for m in find_mentions(claim.text):
         if m.origin in ("ident",) or (m.origin == "dotted" and not ctx.project.is_project(m.name)):
             continue
-        res = ctx.resolve(m.name, claim)
+        res = resolve_mention(ctx, claim, m)
         if res.found and not res.ambiguous and res.target is not None and res.target.is_project:
             if res.target.kind in ("function", "class"):
                 out.append((m.start, res.target))
@@ -139,7 +142,8 @@ def check_call_args(
         if p is not None and p.kind != "posonly":
             findings.append(ok(f"`{fn_name}` has parameter `{kw.arg}`", ev))
         elif not sig.has_varkw:
-            pool = {q for q, pp in params.items() if pp.kind != "posonly"}
+            passed = {k.arg for k in call.keywords if k.arg} | {p.name for p in sig.positional[: len(call.args)]}
+            pool = {q for q, pp in params.items() if pp.kind != "posonly" and q not in passed}
             sug = ctx.suggest(sig.fn, kw.arg, pool)
             rationale = f"`{fn_name}` has no parameter `{kw.arg}`"
             edit = None
@@ -191,7 +195,7 @@ def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         name = dotted(call.func)
         if name is None or name != m.name:
             continue
-        res = ctx.resolve(name, claim)
+        res = resolve_mention(ctx, claim, m)
         if not res.found or res.ambiguous or res.target is None or not res.target.is_project:
             continue
         if "." not in name and res.target.kind != "class":

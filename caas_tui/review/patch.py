@@ -39,6 +39,7 @@ class FixRequest:
     claim_start: int
     claim_end: int
     label: str = ""  # who asked (claim id), for messages
+    key: tuple[str, str, str] | None = None  # (doc path, claim id, reviewer) in the verdict store
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def requests_from(stored: Iterable[StoredVerdict]) -> list[FixRequest]:
         fix = sv.effective_fix
         if fix is not None:
             out.append(FixRequest(sv.claim.doc_path, fix, sv.judged_doc_sha256, sv.claim.start_line,
-                                  sv.claim.end_line, sv.claim.id))
+                                  sv.claim.end_line, sv.claim.id, sv.key))
     return out
 
 

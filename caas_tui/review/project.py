@@ -48,9 +48,18 @@ class ModuleSource:
         return "globals()" in text or "sys.modules[__name__]" in text or "vars()[" in text
 
     def segment(self, node: ast.AST) -> str:
-        """Source text of ``node`` as written (``1e-3``, not ``0.001``)."""
-        text = ast.get_source_segment("\n".join(self.lines), node)
-        return text if text is not None else ast.unparse(node)
+        """Source text of ``node`` as written (``1e-3``, not ``0.001``). Sliced from the
+        cached lines (``ast.get_source_segment`` re-splits the whole file on every call)."""
+        start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        col, end_col = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+        if None in (start, end, col, end_col) or not 1 <= start <= end <= len(self.lines):  # type: ignore[operator]
+            return ast.unparse(node)
+        # col offsets count UTF-8 bytes
+        raw = [line.encode("utf-8") for line in self.lines[start - 1 : end]]  # type: ignore[operator]
+        if len(raw) == 1:
+            return raw[0][col:end_col].decode("utf-8", "replace")
+        parts = [raw[0][col:], *raw[1:-1], raw[-1][:end_col]]
+        return b"\n".join(parts).decode("utf-8", "replace")
 
     def span(self, node: ast.AST) -> tuple[int, int]:
         decos = getattr(node, "decorator_list", None) or []
@@ -86,6 +95,10 @@ def scope_bindings(body: list[ast.stmt], package: str, star: list[str] | None = 
     """Names bound by a module or class body -> the binding statement (last one wins)."""
     out: dict[str, ast.AST | ImportRef] = {}
     for stmt in _scope_statements(body):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in out and any(
+            isinstance(d, ast.Attribute) and d.attr in ("setter", "deleter") for d in stmt.decorator_list
+        ):
+            continue  # ``@x.setter``: the property is the getter defined above
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             out[stmt.name] = stmt
         elif isinstance(stmt, ast.Assign):

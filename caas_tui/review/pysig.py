@@ -6,6 +6,7 @@ string prefixes it puts in front of a parameter.
 from __future__ import annotations
 
 import ast
+import codecs
 from dataclasses import dataclass
 
 from caas_tui.review.mentions import dotted
@@ -185,7 +186,17 @@ def _const_str(expr: ast.expr, mod: Def | None, resolver: Resolver, depth: int) 
     return value.value if value is not None and isinstance(value.value, str) else None
 
 
+def _unescaped(text: str) -> str:
+    try:
+        return codecs.decode(text, "unicode_escape")
+    except (UnicodeDecodeError, ValueError):
+        return text
+
+
 def same_value(a: object, b: object) -> bool:
+    if isinstance(a, str) and isinstance(b, str) and ("\\" in a or "\\" in b):
+        # A doc may spell ``"\n"`` with its escapes escaped once more (``"\\n"``).
+        return a == b or _unescaped(a) == b or a == _unescaped(b)
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b or (isinstance(a, bool) and isinstance(b, bool) and a == b)
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
@@ -242,3 +253,47 @@ def raise_facts(fn: Def) -> RaiseFacts:
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
             subscripts = True
     return RaiseFacts(tuple(names), opaque, tuple(calls), subscripts)
+
+
+# -- ``None`` meaning "use the usual value" ---------------------------------------------------
+def _names_param(node: ast.AST, param: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == param
+
+
+def _is_none_test(test: ast.expr, param: str) -> bool:
+    """``param is None`` / ``param is not None`` / ``not param``."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
+        sides = (test.left, test.comparators[0])
+        return any(_names_param(s, param) for s in sides) and any(isinstance(s, ast.Constant) and s.value is None for s in sides)
+    return isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and _names_param(test.operand, param)
+
+
+def none_fallback(fn: Def, param: str) -> tuple[bool, ast.expr | None]:
+    """Whether the body swaps a ``None`` argument for another value, and that value's
+    expression when it is one plain assignment (``if tab is None: tab = 8``)."""
+    if fn.node is None:
+        return False, None
+    nodes = _own_nodes(fn.node)
+    for node in nodes:
+        if isinstance(node, ast.If) and _is_none_test(node.test, param):
+            negated = isinstance(node.test, ast.Compare) and isinstance(node.test.ops[0], ast.IsNot)
+            branch = node.orelse if negated else node.body
+            for stmt in branch:
+                if isinstance(stmt, ast.Assign) and any(_names_param(t, param) for t in stmt.targets):
+                    return True, stmt.value
+            return True, None
+        if isinstance(node, ast.IfExp) and _is_none_test(node.test, param):
+            negated = isinstance(node.test, ast.Compare) and isinstance(node.test.ops[0], ast.IsNot)
+            return True, node.orelse if negated else node.body
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _names_param(node.values[0], param):
+            return True, node.values[1] if len(node.values) == 2 else None
+    for node in nodes:
+        if isinstance(node, ast.Call) and any(_names_param(a, param) for a in [*node.args, *(k.value for k in node.keywords)]):
+            return True, None  # handed on: the callee may well substitute its own default
+        if isinstance(node, ast.Assign) and _names_param(node.value, param) and any(isinstance(t, ast.Attribute) for t in node.targets):
+            return True, None  # stored (``self.x = x``): substituted wherever it is used
+        if isinstance(node, ast.Compare) and any(_names_param(s, param) for s in (node.left, *node.comparators)) and any(
+            isinstance(s, ast.Constant) and s.value is None for s in (node.left, *node.comparators)
+        ):
+            return True, None  # ``x is None`` somewhere: None gets special treatment
+    return False, None

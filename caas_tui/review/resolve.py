@@ -98,6 +98,7 @@ class Resolver:
     def __init__(self, project: Project) -> None:
         self.project = project
         self._class_bindings: dict[int, dict[str, ast.AST | ImportRef]] = {}
+        self._opaque_cache: dict[int, bool] = {}
 
     # -- entry points ---------------------------------------------------------------------
     def module_def(self, name: str) -> Def:
@@ -280,6 +281,11 @@ class Resolver:
         """Class decorators or a metaclass we don't know can add members."""
         node = cls.node
         assert isinstance(node, ast.ClassDef)
+        if id(node) not in self._opaque_cache:
+            self._opaque_cache[id(node)] = self._compute_opaque(node)
+        return self._opaque_cache[id(node)]
+
+    def _compute_opaque(self, node: ast.ClassDef) -> bool:
         for deco in node.decorator_list:
             name = dotted(deco.func if isinstance(deco, ast.Call) else deco)
             if name not in _TRANSPARENT_CLASS_DECORATORS:

@@ -154,6 +154,8 @@ def compare(ctx: ReviewContext, stated: StatedType, kinds: set[str], claim: Clai
         if not res.found or res.ambiguous or res.target is None or res.target.kind != "class" or not res.target.is_project:
             return None
         want = res.target.qualname
+        if _structural(ctx, res.target):
+            return None  # a Protocol/ABC is satisfied without inheriting from it
         classes = {k[6:] for k in kinds if k.startswith("class:")}
         if any(_related(ctx, want, c) for c in classes):
             return True
@@ -167,10 +169,60 @@ def compare(ctx: ReviewContext, stated: StatedType, kinds: set[str], claim: Clai
         return True
     if kind in ("iterator", "None"):
         return None  # "returns None if ..." / "an iterator over ..." are often loose
-    if any(k.startswith("class:") for k in kinds):
-        return None
+    classes = [k[6:] for k in kinds if k.startswith("class:")]
+    if classes:
+        # "returns a list" about a project class: only a subclass of list is one.
+        verdicts = [_builtin_ancestor(ctx, c, kind) for c in classes]
+        if any(v is None for v in verdicts) or any(verdicts):
+            return None if not any(verdicts) else True
+        if kinds - {f"class:{c}" for c in classes} - {"None"}:
+            return None
     if kind in _NUMERIC and kinds & _NUMERIC:
         return None
+    return False
+
+
+def _structural(ctx: ReviewContext, cls: Def) -> bool:
+    stack, seen = [cls], set()
+    while stack:
+        cur = stack.pop()
+        if cur.kind == "external":
+            if cur.qualname.rsplit(".", 1)[-1] in ("Protocol", "ABC", "ABCMeta", "Generic"):
+                return True
+            continue
+        if cur.kind != "class" or id(cur.node) in seen:
+            continue
+        seen.add(id(cur.node))
+        node = cur.node
+        if isinstance(node, ast.ClassDef) and any(k.arg == "metaclass" for k in node.keywords):
+            return True
+        bases, unknown = ctx.resolver.bases(cur)
+        if unknown:
+            return True
+        stack.extend(bases)
+    return False
+
+
+def _builtin_ancestor(ctx: ReviewContext, qualname: str, kind: str) -> bool | None:
+    """Does project class ``qualname`` derive from builtin ``kind``? None if a base is unknown."""
+    res = ctx.resolve(qualname)
+    stack = [res.target] if res.found and res.target is not None else []
+    if not stack:
+        return None
+    seen: set[int] = set()
+    while stack:
+        cur = stack.pop()
+        if cur.kind == "external":
+            if isinstance(cur.value, type) and cur.value.__name__ == kind:
+                return True
+            continue
+        if cur.kind != "class" or id(cur.node) in seen:
+            continue
+        seen.add(id(cur.node))
+        bases, unknown = ctx.resolver.bases(cur)
+        if unknown:
+            return None
+        stack.extend(bases)
     return False
 
 

@@ -9,6 +9,7 @@ paragraphs; nothing raises.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from caas_tui.review.blocks import Block, Line
@@ -173,6 +174,7 @@ class _Parser:
         if name in CODE_DIRECTIVES:
             self.code(body, f"code block ({arg or name})")
         elif name in PROSE_DIRECTIVES:
+            first_block = len(self.blocks)
             arg_lines: list[Line] = []
             if arg and name in _ARG_IS_PROSE:
                 arg_lines = [Line(lines[i].no, arg)]
@@ -190,6 +192,11 @@ class _Parser:
                 else:
                     self.para(arg_lines)
             self.run(_dedent(body))
+            if name in _VERSION_NOTES:
+                # "deprecated:: 1.2" content talks about an API's past or future.
+                self.blocks[first_block:] = [
+                    dataclasses.replace(b, context=f"{name} {arg}: {b.context}") for b in self.blocks[first_block:]
+                ]
         return end
 
 

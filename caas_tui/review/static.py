@@ -26,6 +26,25 @@ from caas_tui.review.names import check_inline_calls, check_mentions
 
 log = logging.getLogger(__name__)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
+# Claims about an API's past or future: what they name need not exist now.
+_HISTORICAL = re.compile(
+    r"(?<!\w)(?:removed|deprecated|deprecation|renamed|no longer|used to|formerly|previously|was replaced|were replaced|"
+    r"legacy|obsolete|will be|planned|not yet|in the future|todo|before:|old api|migrat\w*|versionchanged|versionremoved)(?!\w)",
+    re.IGNORECASE,
+)
+_HISTORY_DOCS = re.compile(r"(?:^|/)(?:changelog|changes|history|news|release[-_ ]?notes?|whatsnew)[^/]*$", re.IGNORECASE)
+_FOREIGN = re.compile(r"code block \((?!python|py\b|pycon|python3|ipython|doctest|default)([\w+-]+)", re.IGNORECASE)
+
+
+def judged_at_all(claim: Claim) -> bool:
+    """False for claims the static checks must leave alone."""
+    if _HISTORY_DOCS.search(claim.doc_path):
+        return False
+    if claim.kind == "code":
+        # the paragraph introducing a block ("Before:", "The deprecated way:") and its language
+        return not (_FOREIGN.search(claim.context) or _HISTORICAL.search(claim.context.split("code block", 1)[-1]))
+    paragraph = claim.context.split("\n\n", 1)[-1]
+    return not (_HISTORICAL.search(claim.text) or _HISTORICAL.match(paragraph.lstrip("*_#> ")))
 
 
 def check_doubled_prefix(ctx: ReviewContext, claim: Claim) -> list[Finding]:
@@ -102,6 +121,8 @@ class StaticReviewer:
     @staticmethod
     def findings(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         out: list[Finding] = []
+        if not judged_at_all(claim):
+            return out
         if claim.kind == "code":
             out += check_code(ctx, claim)
         else:

@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS verdicts (
     verdict TEXT NOT NULL, model TEXT, rationale TEXT, evidence TEXT, fix TEXT, checks TEXT, doc_sha256 TEXT,
     original TEXT,
     decision TEXT NOT NULL DEFAULT 'pending', edited_fix TEXT,
-    created_at REAL NOT NULL, updated_at REAL NOT NULL, decided_at REAL,
+    created_at REAL NOT NULL, updated_at REAL NOT NULL, decided_at REAL, applied_at REAL,
     PRIMARY KEY (doc_path, claim_id, reviewer)
 );
 CREATE TABLE IF NOT EXISTS history (
@@ -69,6 +69,9 @@ class VerdictStore:
                 for stmt in _SCHEMA.strip().split(";"):
                     if stmt.strip():
                         self._db.execute(stmt)
+                columns = {r["name"] for r in self._db.execute("PRAGMA table_info(verdicts)")}
+                if "applied_at" not in columns:  # stores made before fixes were tracked as applied
+                    self._db.execute("ALTER TABLE verdicts ADD COLUMN applied_at REAL")
                 row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
                 if row is None:
                     self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -142,7 +145,7 @@ class VerdictStore:
         key = (claim.doc_path, claim.id, verdict.reviewer)
         old = db.execute("SELECT * FROM verdicts WHERE doc_path=? AND claim_id=? AND reviewer=?", key).fetchone()
         new_fix = fix_json(verdict.fix)
-        decision, edited, decided_at, created = "pending", None, None, now
+        decision, edited, decided_at, created, applied = "pending", None, None, now, None
         if old is not None:
             created = old["created_at"]
             old_fix = old["fix"]
@@ -151,16 +154,21 @@ class VerdictStore:
                 old_fix = json.dumps(original_fix, sort_keys=True) if original_fix else None
             if old_fix == new_fix:
                 decision, edited, decided_at = old["decision"], old["edited_fix"], old["decided_at"]
+                applied = old["applied_at"]
             elif old["decision"] != "pending":
                 # The proposal changed under the decision: the old decision can't be undone onto it.
                 db.execute("UPDATE history SET undone=1 WHERE doc_path=? AND claim_id=? AND reviewer=?", key)
         db.execute(
-            "INSERT OR REPLACE INTO verdicts VALUES (?,?,?, ?,?,?,?, ?,?,?,?, ?,?,?,?,?,?,?, ?, ?,?, ?,?,?)",
+            "INSERT OR REPLACE INTO verdicts (doc_path, claim_id, reviewer, start_line, end_line, text, kind,"
+            " symbols, code_spans, section, context, verdict, model, rationale, evidence, fix, checks, doc_sha256,"
+            " original, decision, edited_fix, created_at, updated_at, decided_at, applied_at)"
+            " VALUES (?,?,?, ?,?,?,?, ?,?,?,?, ?,?,?,?,?,?,?, ?, ?,?, ?,?,?,?)",
             (
                 *key, claim.start_line, claim.end_line, claim.text, claim.kind,
                 json.dumps(list(claim.symbols)), json.dumps(list(claim.code_spans)), claim.section, claim.context,
                 verdict.verdict, verdict.model, verdict.rationale, evidence_json(verdict.evidence), new_fix,
                 json.dumps(list(verdict.checks)), verdict.doc_sha256, None, decision, edited, created, now, decided_at,
+                applied,
             ),
         )
 
@@ -280,8 +288,18 @@ class VerdictStore:
             return [r[0] for r in self._db.execute("SELECT DISTINCT doc_path FROM verdicts ORDER BY doc_path")]
 
     def accepted_fixes(self) -> list[StoredVerdict]:
-        """Verdicts whose fix was accepted or edited, in doc order."""
-        return [sv for sv in self.all() if sv.decision in ("accepted", "edited") and sv.effective_fix is not None]
+        """Verdicts whose fix was accepted or edited and not yet applied, in doc order."""
+        return [
+            sv for sv in self.all()
+            if sv.decision in ("accepted", "edited") and sv.effective_fix is not None and sv.applied_at is None
+        ]
+
+    def mark_applied(self, keys: Iterable[tuple[str, str, str]]) -> None:
+        """Record that these (doc, claim id, reviewer) fixes were written to the docs."""
+        now = time.time()
+        with self._tx() as db:
+            for key in keys:
+                db.execute("UPDATE verdicts SET applied_at=? WHERE doc_path=? AND claim_id=? AND reviewer=?", (now, *key))
 
 
 def _chunk_hash(engine: Engine, span: EvidenceSpan, lines: list[str]) -> str | None:

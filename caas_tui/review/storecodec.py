@@ -19,6 +19,7 @@ class StoredVerdict:
     updated_at: float
     decided_at: float | None
     original: Verdict | None = None  # the verdict as judged, when it has since gone stale
+    applied_at: float | None = None  # when its fix was written into the doc (export --apply / the app)
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -108,5 +109,5 @@ def row_to_stored(row: Any) -> StoredVerdict:
     )
     return StoredVerdict(
         claim, verdict, row["decision"], row["edited_fix"], row["created_at"], row["updated_at"], row["decided_at"],
-        verdict_from(row["original"]),
+        verdict_from(row["original"]), row["applied_at"],
     )

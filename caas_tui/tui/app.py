@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import ClassVar
 
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from caas_tui.tui.commands import CaasCommands
@@ -20,13 +21,13 @@ class CaasApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "caas-tui"
     COMMANDS = App.COMMANDS | {CaasCommands}
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help"),
         Binding("question_mark", "help", "Help", show=False),
         Binding("ctrl+q", "quit", "Quit"),
     ]
     # Below 120 columns the layout tightens (see app.tcss: `.-narrow`).
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
 
     def __init__(
         self,

@@ -26,7 +26,7 @@ class CaasCommands(Provider):
         if main is None:
             return []
         # Run actions on the triage screen even when the palette was opened elsewhere.
-        act = lambda name: partial(main.run_action, name)  # noqa: E731
+        act = lambda name: partial(main.run_action, name)
         cmds: list[tuple[str, Callable[[], object], str]] = [
             ("Review claim (static)", act("review_claim"), "Check the selected claim with the static reviewer"),
             ("Review doc (static)", act("review_doc"), "Check every claim of the open doc"),

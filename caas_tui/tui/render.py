@@ -142,7 +142,7 @@ def short_path(path: str, width: int) -> str:
 def hit_cells(hit: Hit) -> tuple[Text, ...]:
     """Cells in column order: the ranks first, so they stay visible in a narrow pane."""
     c = hit.chunk
-    rank = lambda r: Text("-" if r is None else str(r), justify="right")  # noqa: E731
+    rank = lambda r: Text("-" if r is None else str(r), justify="right")
     symbol = Text(c.symbol or "-")
     # A hit the engine pinned (exact symbol) or added (graph neighbour) is marked, so a
     # rank that disagrees with its score is explained; the preview header says why.

@@ -22,7 +22,7 @@ def copy_project(src: Path, dest_parent: Path, name: str | None = None) -> Path:
 
 
 def busy(app: object) -> bool:
-    workers = getattr(app, "workers")
+    workers = app.workers
     return any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in workers)
 
 
@@ -33,7 +33,7 @@ async def settle(pilot: Pilot, timeout: float = 60.0) -> None:
     quiet = 0
     while time.monotonic() < deadline:
         await pilot.pause(0.05)
-        ready = getattr(app, "session").ready
+        ready = app.session.ready
         quiet = quiet + 1 if ready and not busy(app) else 0
         if quiet >= 3:
             await pilot.wait_for_scheduled_animations()

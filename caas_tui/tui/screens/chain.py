@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+from typing import ClassVar
 
 from rich.console import Group
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Footer, Static, Tree
 
 from caas_tui.errors import CaasError
-from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.models import Claim, Hit
 from caas_tui.tui.chain_port import ChainItem, build_chains, short_name, targets_for
 from caas_tui.tui.render import code_view
+from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.tui.session import Session
 from caas_tui.tui.widgets.panes import ScrollPane
 
@@ -27,7 +28,7 @@ _ROLE_STYLE = {"definition": "bold #5fd787", "called by": "#87afff", "calls": "#
 
 
 class ChainScreen(CaasScreen):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "back", "Back"),
         Binding("o", "open_editor", "Editor"),
         Binding("tab", "focus_next", "Switch pane", show=False),

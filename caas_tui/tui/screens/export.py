@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+from typing import ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
 from caas_tui.errors import CaasError
-from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.tui.render import diff_view
+from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.tui.screens.modals import ConfirmScreen, PathScreen
 from caas_tui.tui.session import Session
 from caas_tui.tui.widgets.panes import ScrollPane
@@ -21,7 +22,7 @@ DEFAULT_PATCH = "caas-fixes.patch"
 
 
 class ExportScreen(CaasScreen):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "write", "Write patch"),
         Binding("A", "apply", "Apply to docs"),
         Binding("escape,q", "back", "Back"),

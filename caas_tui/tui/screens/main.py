@@ -7,19 +7,20 @@ others. All I/O (index, doc reads, claims, search, review, store) runs in worker
 from __future__ import annotations
 
 import asyncio
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Input, OptionList
 from textual.worker import get_current_worker
 
 from caas_tui.errors import CaasError
-from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.models import Claim
 from caas_tui.tui.render import ClaimMark, verdict_view
+from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.tui.screens.review_actions import ReviewActions
 from caas_tui.tui.session import Session
 from caas_tui.tui.state import PENDING, ClaimState, DocEntry
@@ -36,7 +37,7 @@ QUERY_CHARS = 300  # a claim pre-fills the query box with at most this much of i
 class MainScreen(ReviewActions, CaasScreen):
     # Letter keys live here, not on the app: a focused query box consumes printable keys
     # before they bubble up, and check_action hides them while it has focus.
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+f", "focus_query", "Search"),
         Binding("slash", "focus_query", "Search", show=False),
         Binding("escape", "escape", "Leave/cancel", show=False),
@@ -212,7 +213,11 @@ class MainScreen(ReviewActions, CaasScreen):
     # -- live search ------------------------------------------------------------------
     def _prefill_query(self, claim: Claim) -> None:
         box = self.query_one("#query", Input)
-        text = " ".join(claim.text.split())[:QUERY_CHARS]
+        # A code block searches best by the names it uses; prose by its own words.
+        if claim.kind == "code" and claim.symbols:
+            text = " ".join(claim.symbols[:8])
+        else:
+            text = " ".join(claim.text.split())[:QUERY_CHARS]
         with box.prevent(Input.Changed):
             box.value = text
         box.cursor_position = 0
@@ -226,7 +231,6 @@ class MainScreen(ReviewActions, CaasScreen):
 
     @on(FilterBar.Changed)
     def _filters_changed(self, event: FilterBar.Changed) -> None:
-        self.query_one("#hits").border_subtitle = f"{event.mode} · {'/'.join(event.kinds) or 'all kinds'}"
         self.search(self.query_one("#query", Input).value, prefix_last=not self._prefilled)
 
     @work(exclusive=True, group="search", exit_on_error=False)
@@ -248,6 +252,10 @@ class MainScreen(ReviewActions, CaasScreen):
         table = self.query_one(HitTable)
         table.show(hits)
         table.border_title = f"Evidence: {len(hits)} hits" if query.strip() else "Evidence"
+        marks = {h.via == "exact symbol" for h in hits if h.via}
+        legend = "  ".join(x for x, on in (("^ exact symbol", True in marks), ("+ graph", False in marks)) if on)
+        table.border_subtitle = f"{filters.mode} · {'/'.join(filters.kind_filter or ()) or 'all kinds'}" + (
+            f"  ·  {legend}" if legend else "")
         if not hits:
             self.query_one(HitPreview).show_hit(None)
 
@@ -263,9 +271,7 @@ class MainScreen(ReviewActions, CaasScreen):
         self.query_one(DocList).focus()
 
     def action_escape(self) -> None:
-        if isinstance(self.app.focused, Input):
-            self.query_one(ClaimList).focus()
-        elif not self.cancel_review():
+        if isinstance(self.app.focused, Input) or not self.cancel_review():
             self.query_one(ClaimList).focus()
 
     def action_cycle_mode(self) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, TextArea
@@ -13,7 +15,7 @@ from textual.widgets import Button, Input, Label, TextArea
 class EditFixScreen(ModalScreen[str | None]):
     """Edit the replacement text for a claim's doc lines. ctrl+s saves, escape cancels."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save fix", priority=True),
         Binding("escape", "cancel", "Cancel"),
     ]
@@ -43,7 +45,7 @@ class EditFixScreen(ModalScreen[str | None]):
 class ConfirmScreen(ModalScreen[bool]):
     """Yes/no. ``y``/enter confirm, ``n``/escape cancel."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n", "answer(False)", "No"),
         Binding("escape", "answer(False)", "No", show=False),
@@ -73,7 +75,7 @@ class ConfirmScreen(ModalScreen[bool]):
 class PathScreen(ModalScreen[str | None]):
     """Ask for a file path (prefilled); enter accepts, escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, prompt: str, default: str) -> None:
         super().__init__()

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from rich.console import Group
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
 from caas_tui.models import Hit
@@ -19,7 +20,7 @@ COLUMNS = ("#", "kind", "bm25", "dense", "score", "location", "symbol")
 class HitTable(DataTable[Text]):
     """One row per hit: rank, kind, path:lines, symbol, bm25 rank, dense rank, fused score."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Next hit", show=False),
         Binding("k", "cursor_up", "Previous hit", show=False),
     ]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -19,7 +20,7 @@ _DOC_ICON = {"markdown": "md ", "rst": "rst", "python": "py ", "text": "txt"}
 class DocList(OptionList):
     """Project docs: Markdown and reST first, then Python modules (for their docstrings)."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Down", show=False),
         Binding("k", "cursor_up", "Up", show=False),
     ]
@@ -48,7 +49,7 @@ class DocList(OptionList):
 class ClaimList(OptionList):
     """Claims of the open doc, each marked with its verdict colour and decision."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Next claim", show=False),
         Binding("k", "cursor_up", "Previous claim", show=False),
     ]

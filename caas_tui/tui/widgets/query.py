@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.events import Click
 from textual.message import Message
@@ -22,7 +24,7 @@ class FilterBar(Widget, can_focus=True):
     keeps only that kind (enter again shows all). No kind on means no filter.
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "Previous chip", show=False),
         Binding("right", "move(1)", "Next chip", show=False),
         Binding("space", "toggle", "Toggle", show=False),
