@@ -42,12 +42,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stdlib_corpus import Query, make_corpus, sample  # noqa: E402
+from stdlib_corpus import Query, make_corpus, sample
 
-from caas_tui.index.embed import default_model_dir, load_encoder  # noqa: E402
-from caas_tui.index.protocols import Encoder  # noqa: E402
-from caas_tui.retrieve.engine import Engine  # noqa: E402
-from caas_tui.retrieve.rerank import DEFAULT_BUDGET_S, load_reranker  # noqa: E402
+from caas_tui.index.embed import default_model_dir, load_encoder
+from caas_tui.index.protocols import Encoder
+from caas_tui.retrieve.engine import Engine
+from caas_tui.retrieve.rerank import DEFAULT_BUDGET_S, load_reranker
 
 CORPUS_MARKER = ".bench-corpus.json"
 

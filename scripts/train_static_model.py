@@ -75,7 +75,7 @@ import sysconfig
 import tempfile
 import time
 import warnings
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,8 +94,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:  # caas_tui.ingest (pure stdlib) for chunking
     sys.path.insert(0, str(REPO_ROOT))
 
-from caas_tui.ingest import chunk_file  # noqa: E402
-from caas_tui.models import SourceFile  # noqa: E402
+from caas_tui.ingest import chunk_file
+from caas_tui.models import SourceFile
 
 RUN_NOTES = """\
 (not yet measured)
@@ -294,7 +294,7 @@ def iter_files(roots: Iterable[Path]) -> Iterator[tuple[Path, str, str]]:
                     continue
                 package = top.split("-")[0].lower()
             else:
-                package = top[: -len(".py")] if top.endswith(".py") else top
+                package = top.removesuffix(".py")
             if path.suffix == ".py" or path.suffix in DOC_SUFFIXES or name == "METADATA":
                 if path.suffix in DOC_SUFFIXES and SKIP_DOC_NAMES.match(name):
                     continue

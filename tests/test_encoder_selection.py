@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import types
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -25,7 +26,7 @@ from caas_tui.retrieve.engine import Engine
 class FakeST:
     """Stands in for ``sentence_transformers.SentenceTransformer``: hashing vectors, records calls."""
 
-    loads: list[tuple[str, dict[str, object]]] = []
+    loads: ClassVar[list[tuple[str, dict[str, object]]]] = []
 
     def __init__(self, source: str, **kwargs: object) -> None:
         FakeST.loads.append((source, kwargs))

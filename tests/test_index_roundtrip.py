@@ -162,3 +162,29 @@ def test_config_may_not_point_the_index_outside_the_project(tiny_project: Path) 
         assert (tiny_project / "build" / "caas" / "index" / "manifest.json").exists()
     finally:
         engine.close()
+
+
+def test_two_processes_sharing_an_index_stay_consistent(tiny_project: Path) -> None:
+    """Another writer (the app's watcher, `caas-tui watch`) updates the index under us."""
+    first = Engine.open(tiny_project)
+    second = Engine.open(tiny_project)
+    try:
+        write(tiny_project, "pkg/extra.py", "def brand_new_helper() -> int:\n    return 1\n")
+        assert second.refresh().added == ["pkg/extra.py"]
+        write(tiny_project, "pkg/more.py", "def another_helper() -> int:\n    return 2\n")
+        stats = first.refresh()
+        assert stats.reloaded and stats.added == ["pkg/more.py"]
+        assert first.find_symbol("brand_new_helper") and first.find_symbol("another_helper")
+        manifest = read_manifest(tiny_project / ".caas" / "index")
+        assert manifest is not None and {"pkg/extra.py", "pkg/more.py"} <= set(manifest.files)
+        total = sum(len(r.chunks) for r in manifest.files.values())
+        assert len(first.chunks()) == total
+    finally:
+        first.close()
+        second.close()
+    reopened = Engine.open(tiny_project)
+    try:
+        assert not reopened.store.last_stats.rebuilt
+        assert reopened.search("another_helper", 1)[0].chunk.path == "pkg/more.py"
+    finally:
+        reopened.close()

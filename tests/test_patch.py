@@ -58,7 +58,7 @@ def requests(root: Path) -> list[FixRequest]:
     ]
 
 
-def expected(root: Path) -> dict[str, bytes]:
+def expected() -> dict[str, bytes]:
     guide = [f"line {i}" for i in range(1, 21)]
     guide[2], guide[5] = "line three", "line six"
     guide[16:18] = ["line 17", "line eighteen", "an added line"]
@@ -73,7 +73,7 @@ def expected(root: Path) -> dict[str, bytes]:
 def test_diff_shape(repo: Path) -> None:
     result = build_patch(repo, requests(repo))
     assert not result.refused
-    assert set(result.files) == set(expected(repo))
+    assert set(result.files) == set(expected())
     diff = result.diff
     assert "--- a/docs/guide.md\n+++ b/docs/guide.md\n" in diff
     assert "@@ -1,9 +1,9 @@" in diff  # lines 3 and 6 merged into one hunk with 3 lines of context
@@ -89,7 +89,7 @@ def test_git_apply_accepts_the_patch(repo: Path) -> None:
     assert check.returncode == 0, check.stderr
     done = git(repo, "apply", "-", stdin=diff)
     assert done.returncode == 0, done.stderr
-    for rel, data in expected(repo).items():
+    for rel, data in expected().items():
         assert (repo / rel).read_bytes() == data, rel
 
 
@@ -100,7 +100,7 @@ def test_gnu_patch_accepts_the_patch(repo: Path) -> None:
     assert dry.returncode == 0, dry.stdout + dry.stderr
     real = subprocess.run(["patch", "-p1", "--batch"], cwd=repo, input=diff.encode(), capture_output=True, check=False)
     assert real.returncode == 0, real.stdout + real.stderr
-    for rel, data in expected(repo).items():
+    for rel, data in expected().items():
         assert (repo / rel).read_bytes() == data, rel
 
 
@@ -108,7 +108,7 @@ def test_apply_fixes_in_place_matches(repo: Path) -> None:
     (repo / "docs" / "win.md").chmod(0o640)
     result = apply_fixes(repo, requests(repo))
     assert not result.refused and len(result.exported) == 6
-    for rel, data in expected(repo).items():
+    for rel, data in expected().items():
         assert (repo / rel).read_bytes() == data, rel
     assert (repo / "docs" / "win.md").stat().st_mode & 0o777 == 0o640
     assert not list((repo / "docs").glob("*.caas-tmp"))

@@ -15,7 +15,12 @@ from caas_tui.index import encoders_st
 from caas_tui.index.embed import HashingEncoder
 from caas_tui.models import Chunk, Hit
 from caas_tui.retrieve.engine import Engine
-from caas_tui.retrieve.rerank import SKIPPED_MESSAGE, Reranker, RerankUnavailable, load_reranker
+from caas_tui.retrieve.rerank import (
+    SKIPPED_MESSAGE,
+    Reranker,
+    RerankUnavailable,
+    load_reranker,
+)
 
 
 class FakeScorer:

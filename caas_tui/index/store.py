@@ -50,11 +50,12 @@ class RefreshStats:
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     rebuilt: bool = False
+    reloaded: bool = False  # another process had changed the index; it was re-read
     seconds: float = 0.0
 
     @property
     def changed_any(self) -> bool:
-        return bool(self.added or self.changed or self.removed)
+        return bool(self.added or self.changed or self.removed or self.reloaded or self.rebuilt)
 
 
 class IndexStore:
@@ -71,6 +72,7 @@ class IndexStore:
         self.db: ChunkDB | None = None
         self.chunks: dict[str, Chunk] = {}
         self.last_stats: RefreshStats | None = None  # of the latest refresh or rebuild
+        self._disk_stamp: tuple[int, int] | None = None  # manifest.json as this process last saw it
         # -- symbol graph (graph/): per-file fragments persisted in graph.jsonl, resolved on change
         self.fragments: dict[str, Fragment] = {}
         self._graph: SymbolGraph | None = None  # resolved lazily: it costs seconds at stdlib scale
@@ -118,6 +120,35 @@ class IndexStore:
                 store.refresh(progress=progress, _locked=True)
         return store
 
+    def _write_manifest(self) -> None:
+        assert self.manifest is not None
+        write_manifest(self.directory, self.manifest)
+        self._disk_stamp = self._stamp()
+
+    def _stamp(self) -> tuple[int, int] | None:
+        try:
+            st = (self.directory / MANIFEST_NAME).stat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    def _sync_with_disk(self) -> bool:
+        """Reload when another process (the app's watcher, ``caas-tui watch``, an MCP
+        server) rewrote the index since this one last read or wrote it: applying our
+        stale manifest over theirs would lose or duplicate chunks. Returns whether it reloaded."""
+        if self._disk_stamp is None or self._stamp() == self._disk_stamp:
+            return False
+        reason = self.manifest_usable()
+        if reason is None:
+            try:
+                self._load_parts()
+                return True
+            except IndexStoreError as exc:
+                reason = f"{exc}; rebuilding the index"
+        self._notify(reason)
+        self._rebuild(None)
+        return True
+
     def manifest_usable(self) -> str | None:
         """``None`` if the on-disk index can be used, else why not (``"new"``: none yet)."""
         try:
@@ -150,6 +181,7 @@ class IndexStore:
         if set(self.fragments) != set(self.manifest.files):
             raise IndexStoreError(f"{self.directory}: symbol graph disagrees with the manifest")
         self._graph = None
+        self._disk_stamp = self._stamp()
 
     def _rebuild(self, progress: Progress | None) -> None:
         self.close()
@@ -165,7 +197,7 @@ class IndexStore:
         except OSError as exc:
             raise IndexStoreError(f"{self.directory}: cannot rebuild the index ({exc.strerror or exc})") from exc
         self.manifest = Manifest(model_id=self.encoder.model_id, dims=self.encoder.dims)
-        write_manifest(self.directory, self.manifest)
+        self._write_manifest()
         self.lexical = WhooshLexical.create(self.directory / "lexical")
         self.vectors = make_vector_index(0)
         self.db = ChunkDB(self.directory / "chunks.sqlite")
@@ -198,8 +230,9 @@ class IndexStore:
                     return RefreshStats(warnings=["another caas-tui process is updating the index"])
                 return self.refresh(progress, discovery=discovery, scope=scope, _locked=True, _force_write=_force_write)
         start = time.perf_counter()
+        reloaded = not _force_write and self._sync_with_disk()
         assert self.manifest is not None and self.lexical and self.vectors is not None and self.db
-        stats = RefreshStats()
+        stats = RefreshStats(reloaded=reloaded)
         if discovery is None:
             discovery, scope = discover(self.cfg), None
         stats.skipped.extend(discovery.skipped)
@@ -229,7 +262,7 @@ class IndexStore:
             self.manifest.files[path].mtime = entry.mtime
         if not (todo or stats.removed or _force_write):
             if mtime_only:
-                write_manifest(self.directory, self.manifest)
+                self._write_manifest()
             stats.seconds = time.perf_counter() - start
             self.last_stats = stats
             return stats
@@ -238,7 +271,7 @@ class IndexStore:
         self.manifest.skipped = kept + [{"path": s.path, "reason": s.reason} for s in stats.skipped]
         self.manifest.warnings = stats.warnings[-200:]
         self.manifest.state = "clean"
-        write_manifest(self.directory, self.manifest)
+        self._write_manifest()
         stats.seconds = time.perf_counter() - start
         self.last_stats = stats
         return stats
@@ -246,7 +279,7 @@ class IndexStore:
     def _apply(self, todo: list[SourceFile], stats: RefreshStats, progress: Progress | None) -> None:
         assert self.manifest is not None and self.lexical and self.vectors is not None and self.db
         self.manifest.state = "dirty"
-        write_manifest(self.directory, self.manifest)
+        self._write_manifest()
         old_ids: list[str] = []
         for path in stats.removed + [s.path for s in todo]:
             rec = self.manifest.files.pop(path, None)

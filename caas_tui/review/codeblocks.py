@@ -57,7 +57,7 @@ class _Block:
     def stmt(self, stmt: ast.stmt) -> None:
         if isinstance(stmt, ast.Import):
             for alias in stmt.names:
-                self.import_module(alias.name, alias.asname, stmt)
+                self.import_module(alias.name, alias.asname)
         elif isinstance(stmt, ast.ImportFrom):
             self.import_from(stmt)
         elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
@@ -103,7 +103,7 @@ class _Block:
                 self.bind(elt, None)
 
     # -- imports -------------------------------------------------------------------------
-    def import_module(self, name: str, asname: str | None, node: ast.stmt) -> None:
+    def import_module(self, name: str, asname: str | None) -> None:
         project = self.ctx.project
         bind_as = asname or name.split(".")[0]
         if not project.is_project(name):
@@ -255,9 +255,8 @@ class _Block:
             self.value(arg.value if isinstance(arg, ast.Starred) else arg)
         if fval is None or fval.kind not in ("class", "function") or not fval.defn.is_project:
             return None
-        name = dotted(expr.func) or fval.defn.short
         span = self.line(expr)
-        self.findings += check_call_args(self.ctx, self.claim, expr, fval.defn, name,
+        self.findings += check_call_args(self.ctx, self.claim, expr, fval.defn,
                                          on_instance=fval.bound, strict=True, line=span)
         self.prefixed_literals(expr, fval)
         if fval.kind == "class":

@@ -161,7 +161,7 @@ class ReviewContext:
     def signature(self, fn: Def) -> Signature | None:
         key = id(fn.node)
         if key not in self._sigs:
-            self._sigs[key] = signature(fn, self.resolver)
+            self._sigs[key] = signature(fn)
         return self._sigs[key]
 
     def call_signature(self, target: Def, *, on_instance: bool) -> Signature | None:

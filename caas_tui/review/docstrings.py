@@ -236,7 +236,7 @@ def docstring_blocks(lines: list[Line], owner: str) -> list[Block]:
     return blocks
 
 
-def _doc_lines(node: ast.Expr, src_lines: list[str]) -> list[Line]:
+def _doc_lines(node: ast.Expr) -> list[Line]:
     """The docstring's cleaned lines, each mapped to its source line."""
     value: str = node.value.value  # type: ignore[attr-defined]
     raw = value.expandtabs().split("\n")
@@ -270,13 +270,12 @@ def python_blocks(path: str, text: str) -> list[Block]:
             tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    src_lines = text.split("\n")
     blocks: list[Block] = []
 
     def visit(node: ast.AST, qual: str, descend: bool) -> None:
         expr = _docstring_expr(node)
         if expr is not None:
-            lines = _doc_lines(expr, src_lines)
+            lines = _doc_lines(expr)
             if lines:
                 blocks.extend(docstring_blocks(lines, qual))
         if not descend:

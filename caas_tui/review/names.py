@@ -117,7 +117,7 @@ def subject_before(ctx: ReviewContext, claim: Claim, offset: int) -> Def | None:
 
 
 def check_call_args(
-    ctx: ReviewContext, claim: Claim, call: ast.Call, target: Def, name: str, *, on_instance: bool,
+    ctx: ReviewContext, claim: Claim, call: ast.Call, target: Def, *, on_instance: bool,
     strict: bool, line: tuple[int, int] | None = None,
 ) -> list[Finding]:
     """Keyword names and positional count of ``call`` against ``target``'s signature;
@@ -201,5 +201,5 @@ def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         if "." not in name and res.target.kind != "class":
             continue  # ``progress(done, total)``: a bare name may be any callable (a parameter, a callback)
         # ``Scene.spawn(x)`` in prose means "call spawn on a scene".
-        findings.extend(check_call_args(ctx, claim, call, res.target, name, on_instance=True, strict=False))
+        findings.extend(check_call_args(ctx, claim, call, res.target, on_instance=True, strict=False))
     return findings

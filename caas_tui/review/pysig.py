@@ -88,7 +88,7 @@ def _decorator_name(node: ast.expr) -> str:
     return last if last in ("setter", "getter", "deleter") else name
 
 
-def signature(fn: Def, resolver: Resolver | None = None) -> Signature | None:
+def signature(fn: Def) -> Signature | None:
     node = fn.node
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
