@@ -188,3 +188,13 @@ def test_two_processes_sharing_an_index_stay_consistent(tiny_project: Path) -> N
         assert reopened.search("another_helper", 1)[0].chunk.path == "pkg/more.py"
     finally:
         reopened.close()
+
+
+def test_find_symbol_is_not_hidden_by_a_doc_heading(tiny_project: Path) -> None:
+    write(tiny_project, "docs/store.md", "# Scheduler\n\nAbout the scheduler.\n")
+    engine = Engine.open(tiny_project)
+    try:
+        found = engine.find_symbol("Scheduler", kinds=("code",))
+        assert [c.symbol for c in found] == ["pkg.sched.Scheduler"]
+    finally:
+        engine.close()

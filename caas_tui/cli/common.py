@@ -24,7 +24,7 @@ def add_root(parser: argparse.ArgumentParser) -> None:
 
 
 def notify(message: str) -> None:
-    stderr.print(f"caas-tui: {message}", markup=False)
+    stderr.print(f"caas-tui: {message}", markup=False, soft_wrap=True)
 
 
 @contextmanager

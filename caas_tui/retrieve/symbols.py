@@ -36,7 +36,9 @@ class SymbolTable:
         if not name:
             return []
         wanted = set(kinds)
-        found: list[Chunk] = list(self._by_symbol.get(name, []))
+        # Filter by kind before deciding to fall back: a doc heading named "Store" must
+        # not hide the class `pkg.store.Store` when only code is wanted.
+        found: list[Chunk] = [c for c in self._by_symbol.get(name, []) if c.kind in wanted]
         if not found:
             short = name.rsplit(".", 1)[-1]
             candidates = self._by_short.get(short, [])

@@ -14,7 +14,7 @@ import random
 import re
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any
 
 import anthropic
@@ -134,21 +134,32 @@ class ClaudeReviewer:
         fatal: list[str] = []  # set once by the first fatal error; read by every worker
         done = 0
         workers = min(self.concurrency, max(1, len(units)))
+        # At most `workers` units in flight; the next is sent only after one finishes, so a
+        # cancel set from the progress callback stops every claim not yet sent.
+        pending = iter(units)
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="claude") as pool:
-            futures = {
-                pool.submit(self._guarded, [claims[i] for i in unit], engine, tally, stop, fatal): unit
-                for unit in units
-            }
-            for future in as_completed(futures):
-                unit = futures[future]
-                for i, verdict in zip(unit, future.result(), strict=True):
-                    results[i] = verdict
-                done += len(unit)
-                self.last_usage = tally.total
-                if progress is not None:
-                    claim, verdict = claims[unit[-1]], results[unit[-1]]
-                    assert verdict is not None
-                    progress(done, len(claims), f"{claim.doc_path}:{claim.start_line} {verdict.verdict}")
+            running: dict[Future[list[Verdict]], list[int]] = {}
+
+            def submit_next() -> None:
+                unit = next(pending, None)
+                if unit is not None:
+                    running[pool.submit(self._guarded, [claims[i] for i in unit], engine, tally, stop, fatal)] = unit
+
+            for _ in range(workers):
+                submit_next()
+            while running:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    unit = running.pop(future)
+                    for i, verdict in zip(unit, future.result(), strict=True):
+                        results[i] = verdict
+                    done += len(unit)
+                    self.last_usage = tally.total
+                    if progress is not None:
+                        claim, verdict = claims[unit[-1]], results[unit[-1]]
+                        assert verdict is not None
+                        progress(done, len(claims), f"{claim.doc_path}:{claim.start_line} {verdict.verdict}")
+                    submit_next()
         self.last_usage = tally.total
         return [v for v in results if v is not None]
 
