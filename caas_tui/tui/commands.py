@@ -31,6 +31,7 @@ class CaasCommands(Provider):
             ("Review claim (static)", act("review_claim"), "Check the selected claim with the static reviewer"),
             ("Review doc (static)", act("review_doc"), "Check every claim of the open doc"),
             ("Review doc with Claude", act("review_claude"), "Needs ANTHROPIC_API_KEY"),
+            ("Re-review stale verdicts", act("rereview_stale"), "Check again, statically, every claim whose verdict went stale"),
             ("Cancel review", partial(main.cancel_review), "Stop the running review"),
             ("Accept verdict", act("accept"), "Accept the selected claim's verdict and fix"),
             ("Reject verdict", act("reject"), "Reject the selected claim's verdict"),

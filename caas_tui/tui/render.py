@@ -227,7 +227,8 @@ def verdict_view(
         parts.append(Text("Not reviewed yet: c reviews this claim, C the whole doc, ctrl+r with Claude.", style="dim"))
         return Group(*parts)
     if state.stale:
-        parts.append(Text(verdict.rationale + " — review again (c).", style=VERDICT_FG["stale"]))
+        parts.append(Text(verdict.rationale + " — review again: c this claim, R every stale one.",
+                          style=VERDICT_FG["stale"]))
         if state.original is not None:
             verdict = state.original
             parts.append(Text(f"Was {verdict.verdict}:", style="bold"))

@@ -3,6 +3,11 @@
 One claim can hold verdicts from several reviewers (static, claude); the app shows
 the most recently updated one, and a decision applies to that reviewer's verdict.
 Store calls happen on the session's store thread; ``review`` runs in a review worker.
+
+Staleness is decided by ``caas_tui.live.freshness`` (it knows both evidence-hash
+conventions) and marked through ``VerdictStore.mark_stale``; the store's own
+``refresh_staleness`` only knows one convention, so it is not called here. While the
+app runs, the live watcher is the only thing that refreshes the index.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Any
 
 from caas_tui.config import Config
 from caas_tui.errors import CaasError
+from caas_tui.live.freshness import check as stale_check
 from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
@@ -45,8 +51,10 @@ class ReviewPort:
         self.engine = engine
         self.cfg = cfg
         self.store = VerdictStore.open(cfg)
-        # Verdicts whose doc or evidence lines changed while the app was closed.
-        self.store.refresh_staleness(engine)
+        # Verdicts whose doc lines or evidence changed while the app was closed (the
+        # watcher only checks the files it sees change from now on).
+        for stale in stale_check(engine, self.store.all()):
+            self.store.mark_stale(stale.doc, [stale.claim_id], stale.reviewer, reason=stale.reason)
 
     def close(self) -> None:
         self.store.close()
@@ -67,7 +75,12 @@ class ReviewPort:
         return latest
 
     def states(self, claims: Sequence[Claim]) -> dict[str, ClaimState]:
-        """Latest state per claim; verdicts whose doc lines changed are marked stale first."""
+        """Latest state per claim; verdicts whose doc lines changed are marked stale first.
+
+        A claim whose text was edited gets a new id, so its old verdict no longer matches
+        it by id: that verdict is carried over (stale) to the claim now on its lines, so
+        the writer sees what needs another look.
+        """
         if not claims:
             return {}
         doc_path = claims[0].doc_path
@@ -79,10 +92,32 @@ class ReviewPort:
             if cid in wanted and sv.verdict.verdict != "stale" and sv.judged_doc_sha256
             and span_sha256(lines, wanted[cid].start_line, wanted[cid].end_line) != sv.judged_doc_sha256
         ]
+        unjudged = [c for c in claims if c.id not in latest]
+        carried: dict[str, StoredVerdict] = {}
+        if unjudged and len(latest) > len(wanted) - len(unjudged):
+            # Some verdicts belong to no claim of this batch: orphans only if no claim of the doc has their id.
+            current = {c.id for c in self.claims(doc_path)}
+            carried = carry_over(unjudged, [sv for cid, sv in latest.items() if cid not in current])
+            changed += [sv.claim.id for sv in carried.values() if sv.verdict.verdict != "stale"]
         if changed:
             self.store.mark_stale(doc_path, changed, reason=f"{doc_path} changed since the review")
             latest = self._latest(doc_path)
-        return {cid: to_state(sv) for cid, sv in latest.items() if cid in wanted}
+            carried = {cid: latest.get(sv.claim.id, sv) for cid, sv in carried.items()}
+        out = {cid: to_state(sv) for cid, sv in latest.items() if cid in wanted}
+        out.update({cid: dataclasses.replace(to_state(sv), stale=True) for cid, sv in carried.items()})
+        return out
+
+    def stale_claims(self, doc_paths: Sequence[str]) -> list[Claim]:
+        """The current claims of these docs whose verdicts are stale (what "re-review stale" checks)."""
+        out: list[Claim] = []
+        for doc_path in doc_paths:
+            try:
+                claims = self.claims(doc_path)
+            except CaasError:
+                continue  # the doc is gone: nothing left to re-review there
+            states = self.states(claims)
+            out += [c for c in claims if c.id in states and states[c.id].stale]
+        return out
 
     # -- reviewing (review worker thread) ---------------------------------------------
     def review(
@@ -125,19 +160,25 @@ class ReviewPort:
         return out
 
     # -- the store (store thread) -----------------------------------------------------
-    def record(self, claims: Sequence[Claim], verdicts: Sequence[Verdict]) -> dict[str, ClaimState]:
+    def record(
+        self, claims: Sequence[Claim], verdicts: Sequence[Verdict], *, whole_doc: bool = False
+    ) -> dict[str, ClaimState]:
+        """Store verdicts; ``whole_doc``: ``claims`` are every claim of one doc (say so, don't infer:
+        re-reviewing a doc's stale claims may happen to cover all of them, yet is no full review)."""
         by_id = {c.id: c for c in claims}
         pairs = [(by_id[v.claim_id], v) for v in verdicts if v.claim_id in by_id]
         if not pairs:
             return {}
-        doc_paths = {c.doc_path for c, _ in pairs}
-        whole_doc = len(doc_paths) == 1 and len(pairs) == len(claims) and len(claims) > 1
-        if whole_doc:
+        doc_paths = sorted({c.doc_path for c, _ in pairs})
+        if whole_doc and len(doc_paths) == 1 and len(pairs) == len(claims):
             # A full review of the doc also retires verdicts of claims no longer in it.
-            self.store.record_review(pairs[0][0].doc_path, pairs[0][1].reviewer, pairs)
+            self.store.record_review(doc_paths[0], pairs[0][1].reviewer, pairs)
         else:
             self.store.record_many(pairs)
-        return self.states([c for c, _ in pairs])
+        out: dict[str, ClaimState] = {}
+        for doc_path in doc_paths:
+            out.update(self.states([c for c, _ in pairs if c.doc_path == doc_path]))
+        return out
 
     def decide(self, claim: Claim, decision: str, replacement: str | None = None) -> ClaimState:
         latest = self._latest(claim.doc_path).get(claim.id)
@@ -159,7 +200,30 @@ class ReviewPort:
     def apply(self) -> tuple[list[str], list[str]]:
         """Write the fixes into the docs; returns (files written, refusals)."""
         result = apply_fixes(self.engine.root, requests_from(self.store.accepted_fixes()))
-        if result.files:
-            self.engine.refresh()
-            self.store.refresh_staleness(self.engine)
+        # Not applied twice; the index and staleness follow through the live watcher.
+        self.store.mark_applied(r.key for r in result.exported if r.key is not None)
         return list(result.files), result.messages
+
+
+def carry_over(claims: Sequence[Claim], orphans: Sequence[StoredVerdict]) -> dict[str, StoredVerdict]:
+    """Match verdicts whose claim is gone to the claims now on their lines (most overlap first).
+
+    Each orphan goes to at most one claim and each claim gets at most one orphan.
+    """
+    def overlap(c: Claim, sv: StoredVerdict) -> int:
+        return min(c.end_line, sv.claim.end_line) - max(c.start_line, sv.claim.start_line) + 1
+
+    # Ties (a line edited twice leaves two orphans on it): the more recent verdict wins.
+    pairs = sorted(
+        ((overlap(c, sv), -abs(c.start_line - sv.claim.start_line), c.id, sv) for c in claims for sv in orphans),
+        key=lambda p: (p[0], p[1], p[3].updated_at), reverse=True,
+    )
+    out: dict[str, StoredVerdict] = {}
+    used: set[str] = set()
+    for size, _, claim_id, sv in pairs:
+        if size <= 0:
+            break
+        if claim_id not in out and sv.claim.id not in used:
+            out[claim_id] = sv
+            used.add(sv.claim.id)
+    return out

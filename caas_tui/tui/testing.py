@@ -7,6 +7,7 @@ import shutil
 import time
 from pathlib import Path
 
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerState
@@ -21,9 +22,16 @@ def copy_project(src: Path, dest_parent: Path, name: str | None = None) -> Path:
     return dest
 
 
-def busy(app: object) -> bool:
-    workers = app.workers
-    return any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in workers)
+def busy(app: App[object]) -> bool:
+    """A worker is pending or running; the project watcher counts only until it is ready
+    (it runs for the app's lifetime, and while it starts up it may still refresh)."""
+    for w in app.workers:
+        if w.state not in (WorkerState.PENDING, WorkerState.RUNNING):
+            continue
+        if w.group == "watch" and getattr(w.node, "watch_ready", False):
+            continue
+        return True
+    return False
 
 
 async def settle(pilot: Pilot, timeout: float = 60.0) -> None:
@@ -33,7 +41,7 @@ async def settle(pilot: Pilot, timeout: float = 60.0) -> None:
     quiet = 0
     while time.monotonic() < deadline:
         await pilot.pause(0.05)
-        ready = app.session.ready
+        ready = app.session.ready  # type: ignore[attr-defined]
         quiet = quiet + 1 if ready and not busy(app) else 0
         if quiet >= 3:
             await pilot.wait_for_scheduled_animations()

@@ -2,6 +2,7 @@
 
 Panes never call each other; this screen listens to their messages and moves the
 others. All I/O (index, doc reads, claims, search, review, store) runs in workers.
+Review actions live in ``review_actions``, the project watcher in ``live``.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Input, OptionList
-from textual.worker import get_current_worker
 
 from caas_tui.errors import CaasError
 from caas_tui.models import Claim
 from caas_tui.tui.render import ClaimMark, verdict_view
 from caas_tui.tui.screens.base import CaasScreen
+from caas_tui.tui.screens.live import LiveActions
 from caas_tui.tui.screens.review_actions import ReviewActions
+from caas_tui.tui.screens.search import SearchActions
 from caas_tui.tui.session import Session
 from caas_tui.tui.state import PENDING, ClaimState, DocEntry
 from caas_tui.tui.widgets.evidence import HitPreview, HitTable
@@ -30,11 +32,8 @@ from caas_tui.tui.widgets.panes import DocView, ScrollPane
 from caas_tui.tui.widgets.query import FilterBar, QueryBar
 from caas_tui.tui.widgets.status import StatusLine
 
-SEARCH_DEBOUNCE_S = 0.25
-QUERY_CHARS = 300  # a claim pre-fills the query box with at most this much of its text
 
-
-class MainScreen(ReviewActions, CaasScreen):
+class MainScreen(LiveActions, SearchActions, ReviewActions, CaasScreen):
     # Letter keys live here, not on the app: a focused query box consumes printable keys
     # before they bubble up, and check_action hides them while it has focus.
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -50,6 +49,7 @@ class MainScreen(ReviewActions, CaasScreen):
         Binding("c", "review_claim", "Review"),
         Binding("C", "review_doc", "Review doc"),
         Binding("ctrl+r", "review_claude", "Claude"),
+        Binding("R", "rereview_stale", "Re-review stale"),
         Binding("x", "chain", "Chain"),
         Binding("o", "open_editor", "Editor"),
         Binding("p", "export", "Export"),
@@ -58,7 +58,7 @@ class MainScreen(ReviewActions, CaasScreen):
     ]
     LETTER_ACTIONS = frozenset(
         {"move_claim", "accept", "reject", "edit", "undo", "review_claim", "review_doc",
-         "chain", "open_editor", "export", "focus_docs"}
+         "rereview_stale", "chain", "open_editor", "export", "focus_docs"}
     )
 
     def __init__(self, session: Session, initial_doc: str | None = None) -> None:
@@ -69,6 +69,7 @@ class MainScreen(ReviewActions, CaasScreen):
         self.claims: list[Claim] = []
         self.states: dict[str, ClaimState] = {}
         self._prefilled = False  # the query text came from a claim, not from typing
+        self._init_live()
 
     def compose(self) -> ComposeResult:
         yield QueryBar(id="query-bar")
@@ -97,6 +98,8 @@ class MainScreen(ReviewActions, CaasScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.LETTER_ACTIONS and isinstance(self.app.focused, Input):
             return None  # typing in the query box: letters are text, not commands
+        if action == "rereview_stale":
+            return self.has_stale()  # offered (in the footer) only while something is stale
         return True
 
     def on_descendant_focus(self) -> None:
@@ -141,6 +144,7 @@ class MainScreen(ReviewActions, CaasScreen):
         status.message(f"{self.session.root.name}: {n_files} files, {n_chunks} chunks, {len(docs)} docs")
         doc_list = self.query_one(DocList)
         doc_list.show(docs)
+        self.start_watch()
         if not docs:
             self.query_one(DocView).clear("No docs found in this project.")
             return
@@ -156,7 +160,9 @@ class MainScreen(ReviewActions, CaasScreen):
             self.load_doc(event.option_id, next(d.language for d in doc_list.docs if d.path == event.option_id))
 
     @work(exclusive=True, group="doc", exit_on_error=False)
-    async def load_doc(self, path: str, language: str, keep_claim: str | None = None) -> None:
+    async def load_doc(self, path: str, language: str, keep: tuple[str, int] | None = None) -> None:
+        """Show a doc and its claims. ``keep`` (claim id, line): a reload of the open doc
+        after its file changed, keeping the selection, the query and the evidence."""
         await asyncio.sleep(0.05)  # arrowing through the docs list only loads where it stops
         try:
             text, claims, states = await asyncio.to_thread(self._read_doc, path)
@@ -168,12 +174,21 @@ class MainScreen(ReviewActions, CaasScreen):
         claim_list = self.query_one(ClaimList)
         claim_list.border_title = f"Claims ({len(claims)})"
         self.query_one(DocView).show_doc(path, text, self._marks(None))
-        claim_list.show(claims, states)
-        if keep_claim:
-            claim_list.select_claim(keep_claim)
+        if keep is None:
+            claim_list.show(claims, states)  # the highlight shows the first claim and searches for it
+        else:
+            # Moving the highlight here must not refill the query box the writer typed in.
+            with claim_list.prevent(OptionList.OptionHighlighted):
+                claim_list.show(claims, states)
+                claim_list.select_near(*keep)
+            if (claim := self.current_claim) is not None:
+                self._show_claim(claim)
+                if self._prefilled and claim.id != keep[0]:
+                    self._prefill_query(claim)  # the claim's text changed: so does its query
         if not claims:
             self.query_one("#verdict", ScrollPane).show(verdict_placeholder(path))
         self._update_tally()
+        self.note_stale()
 
     def _read_doc(self, path: str) -> tuple[str, list[Claim], dict[str, ClaimState]]:
         text = self.session.read_doc(path)
@@ -210,20 +225,7 @@ class MainScreen(ReviewActions, CaasScreen):
         if claims.option_count:
             claims.action_cursor_down() if step > 0 else claims.action_cursor_up()
 
-    # -- live search ------------------------------------------------------------------
-    def _prefill_query(self, claim: Claim) -> None:
-        box = self.query_one("#query", Input)
-        # A code block searches best by the names it uses; prose by its own words.
-        if claim.kind == "code" and claim.symbols:
-            text = " ".join(claim.symbols[:8])
-        else:
-            text = " ".join(claim.text.split())[:QUERY_CHARS]
-        with box.prevent(Input.Changed):
-            box.value = text
-        box.cursor_position = 0
-        self._prefilled = True
-        self.search(text, prefix_last=False)
-
+    # -- live search (the worker is in SearchActions) ----------------------------------
     @on(Input.Changed, "#query")
     def _query_changed(self, event: Input.Changed) -> None:
         self._prefilled = False
@@ -232,32 +234,6 @@ class MainScreen(ReviewActions, CaasScreen):
     @on(FilterBar.Changed)
     def _filters_changed(self, event: FilterBar.Changed) -> None:
         self.search(self.query_one("#query", Input).value, prefix_last=not self._prefilled)
-
-    @work(exclusive=True, group="search", exit_on_error=False)
-    async def search(self, query: str, *, prefix_last: bool) -> None:
-        # Debounce: a newer keystroke starts a new worker, which cancels this one here.
-        await asyncio.sleep(SEARCH_DEBOUNCE_S)
-        if not self.session.ready:
-            return
-        filters = self.query_one(FilterBar)
-        try:
-            hits = await asyncio.to_thread(
-                self.session.search, query, mode=filters.mode, kinds=filters.kind_filter, prefix_last=prefix_last
-            )
-        except CaasError as exc:
-            self.app.notify(str(exc), severity="error", markup=False)
-            return
-        if get_current_worker().is_cancelled:
-            return
-        table = self.query_one(HitTable)
-        table.show(hits)
-        table.border_title = f"Evidence: {len(hits)} hits" if query.strip() else "Evidence"
-        marks = {h.via == "exact symbol" for h in hits if h.via}
-        legend = "  ".join(x for x, on in (("^ exact symbol", True in marks), ("+ graph", False in marks)) if on)
-        table.border_subtitle = f"{filters.mode} · {'/'.join(filters.kind_filter or ()) or 'all kinds'}" + (
-            f"  ·  {legend}" if legend else "")
-        if not hits:
-            self.query_one(HitPreview).show_hit(None)
 
     @on(DataTable.RowHighlighted, "#hits")
     def _hit_highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -42,12 +42,15 @@ class ReviewActions(_Base):
     # -- shared helpers ---------------------------------------------------------------
     def _apply_states(self, states: dict[str, ClaimState]) -> None:
         """Take new claim states from the store and repaint every pane that shows them."""
+        shown = {c.id for c in self.claims}
+        states = {cid: st for cid, st in states.items() if cid in shown}  # a re-review may span docs
         self.states.update(states)
         self.query_one(ClaimList).refresh_states(states)
         claim = self.current_claim
         if claim is not None:
             self._show_claim(claim)
         self._update_tally()
+        self.note_stale()
 
     def _update_tally(self) -> None:
         counts = Counter(self.states.get(c.id, PENDING).label for c in self.claims)
@@ -136,7 +139,7 @@ class ReviewActions(_Base):
         if not self.claims:
             self.app.notify("This doc has no claims to review.", severity="warning")
             return
-        self.start_review(list(self.claims), "static")
+        self.start_review(list(self.claims), "static", whole_doc=True)
 
     def action_review_claude(self) -> None:
         if not os.environ.get("ANTHROPIC_API_KEY", "").strip():
@@ -147,14 +150,15 @@ class ReviewActions(_Base):
         if not self.claims:
             self.app.notify("This doc has no claims to review.", severity="warning")
             return
-        self.start_review(list(self.claims), "claude")
+        self.start_review(list(self.claims), "claude", whole_doc=True)
 
-    def start_review(self, claims: list[Claim], reviewer: str) -> None:
+    def start_review(self, claims: list[Claim], reviewer: str, *, whole_doc: bool = False) -> None:
+        """Review ``claims`` in a worker; ``whole_doc``: they are every claim of the open doc."""
         if self._review_cancel is not None and not self._review_cancel.is_set():
             self.app.notify("A review is already running (escape cancels it).", severity="warning")
             return
         self._review_cancel = threading.Event()
-        self.run_review(claims, reviewer, self._review_cancel)
+        self.run_review(claims, reviewer, self._review_cancel, whole_doc)
 
     def cancel_review(self) -> bool:
         if self._review_cancel is None or self._review_cancel.is_set():
@@ -164,7 +168,7 @@ class ReviewActions(_Base):
         return True
 
     @work(thread=True, group="review", exit_on_error=False)
-    def run_review(self, claims: list[Claim], reviewer: str, cancel: threading.Event) -> None:
+    def run_review(self, claims: list[Claim], reviewer: str, cancel: threading.Event, whole_doc: bool) -> None:
         status = self.query_one(StatusLine)
         call = self.app.call_from_thread
         who = "Claude" if reviewer == "claude" else "static reviewer"
@@ -184,7 +188,7 @@ class ReviewActions(_Base):
         port = self.session.need_port()
         try:
             verdicts: list[Verdict] = port.review(claims, reviewer, progress=progress, on_usage=on_usage, cancel=cancel)
-            states = self.session.store_call_sync(port.record, claims, verdicts)
+            states = self.session.store_call_sync(port.record, claims, verdicts, whole_doc=whole_doc)
         except CaasError as exc:
             call(self._review_done, {}, f"Review failed: {exc}", "error")
             return
@@ -231,18 +235,8 @@ class ReviewActions(_Base):
             self.app.notify("Nothing to open: pick a claim or a hit.", severity="warning")
             return
         if open_in_editor(self, path, line):
-            self.refresh_after_edit()
-
-    @work(thread=True, exclusive=True, group="refresh", exit_on_error=False)
-    def refresh_after_edit(self) -> None:
-        """The file may have changed in the editor: refresh the index, reload the open doc."""
-        self.session.need_engine().refresh()
-        self.app.call_from_thread(self.reload_doc)
-
-    def reload_doc(self) -> None:
-        if self.doc is not None:
-            self.session.forget_claims(self.doc.path)
-            self.load_doc(self.doc.path, self.doc.language, keep_claim=getattr(self.current_claim, "id", None))
+            # Show the edited doc now; the live watcher refreshes the index (the only refresher).
+            self.reload_doc()
 
     def action_export(self) -> None:
         from caas_tui.tui.screens.export import ExportScreen

@@ -33,13 +33,16 @@ class HitTable(DataTable[Text]):
         for name in COLUMNS:
             self.add_column(name, key=name)
 
-    def show(self, hits: Sequence[Hit]) -> None:
+    def show(self, hits: Sequence[Hit], keep: str | None = None) -> None:
+        """Show ``hits``, the cursor on the hit of chunk ``keep`` if it is still there (a
+        re-run after a file changed should not lose the writer's place), else the first."""
         self.hits = list(hits)
         self.clear()
         for hit in hits:
             self.add_row(*hit_cells(hit), key=hit.chunk.id)
         if hits:
-            self.move_cursor(row=0, animate=False)
+            ids = [h.chunk.id for h in hits]
+            self.move_cursor(row=ids.index(keep) if keep in ids else 0, animate=False)
 
     @property
     def current(self) -> Hit | None:

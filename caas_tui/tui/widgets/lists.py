@@ -8,7 +8,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from caas_tui.models import Claim
 from caas_tui.tui.render import claim_prompt
@@ -42,7 +42,7 @@ class DocList(OptionList):
     def select_path(self, path: str) -> None:
         try:
             self.highlighted = self.get_option_index(path)
-        except LookupError:
+        except OptionDoesNotExist:
             pass
 
 
@@ -84,5 +84,19 @@ class ClaimList(OptionList):
     def select_claim(self, claim_id: str) -> None:
         try:
             self.highlighted = self.get_option_index(claim_id)
-        except LookupError:
+        except OptionDoesNotExist:
             pass
+
+    def select_near(self, claim_id: str, line: int) -> None:
+        """Highlight ``claim_id``; if an edit changed its text (and so its id), the claim
+        now covering ``line``, else the nearest one."""
+        if not self.claims:
+            return
+        ids = [c.id for c in self.claims]
+        if claim_id in ids:
+            self.highlighted = ids.index(claim_id)
+            return
+        def distance(c: Claim) -> int:
+            return 0 if c.start_line <= line <= c.end_line else min(abs(c.start_line - line), abs(c.end_line - line))
+
+        self.highlighted = min(range(len(self.claims)), key=lambda i: (distance(self.claims[i]), i))
