@@ -500,8 +500,73 @@ def sif_reweight(model: StaticModel, texts: list[str], alpha: float = 1e-3) -> N
     model.embedding = (model.embedding * (alpha / (alpha + proba))[:, None]).astype(np.float32)
 
 
+def fit_tokens(base: StaticModel, texts: list[str], targets: np.ndarray, *, loss: str, bake_head: bool,
+               batch_size: int = 256, lr: float = 1e-3, patience: int = 3, max_epochs: int = 40,
+               temperature: float = 0.07) -> np.ndarray:
+    """tokenlearn's fine-tuner (``StaticModelFineTuner``: weighted mean of token vectors, a
+    linear head) with a choice of loss; returns the new per-token vectors.
+
+    ``loss="contrastive"``: in-batch InfoNCE between the head's output and the teacher
+    targets (the loss of tokenlearn's current main branch, not yet released), which
+    trains for ranking rather than for reproducing vector lengths. ``bake_head``: the
+    head has no bias and is folded into the token vectors afterwards, so the static
+    model's space is the one the loss was computed in (tokenlearn drops the head).
+    """
+    import numpy as np
+    import torch
+    from tokenlearn.pretrain import StaticModelFineTuner, TextDataset
+    from torch import nn
+
+    n_val = min(10_000, len(texts) // 10)
+    if n_val < 1:
+        raise SystemExit("too few texts to hold out a validation split")
+    y = torch.from_numpy(np.ascontiguousarray(targets, dtype=np.float32))
+    train_data = TextDataset(texts[:-n_val], y[:-n_val], base.tokenizer)
+    val_data = TextDataset(texts[-n_val:], y[-n_val:], base.tokenizer)
+    pad_id = base.tokenizer.token_to_id("[PAD]")
+    model = StaticModelFineTuner(torch.from_numpy(np.asarray(base.embedding, dtype=np.float32)),
+                                 out_dim=targets.shape[1], pad_id=pad_id)
+    if bake_head:
+        model.out_layer = nn.Linear(model.embeddings.weight.shape[1], targets.shape[1], bias=False)
+
+    def criterion(pred: torch.Tensor, gold: torch.Tensor) -> torch.Tensor:
+        if loss == "mse":
+            return nn.functional.mse_loss(pred, gold)
+        sims = nn.functional.cosine_similarity(pred.unsqueeze(1), gold.unsqueeze(0), dim=-1) / temperature
+        return nn.functional.cross_entropy(sims, torch.arange(len(sims)))
+
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
+    best, best_state, waited = float("inf"), None, 0
+    for epoch in range(max_epochs):
+        model.train()
+        for x, gold in train_data.to_dataloader(shuffle=True, batch_size=batch_size):
+            optimizer.zero_grad()
+            pred, _ = model(x)
+            criterion(pred, gold).backward()
+            optimizer.step()
+        model.eval()
+        with torch.no_grad():
+            val = float(np.mean([criterion(model(x)[0], gold).item()
+                                 for x, gold in val_data.to_dataloader(shuffle=False, batch_size=batch_size)]))
+        print(f"epoch {epoch}: validation loss {val:.4f}", flush=True)
+        if best - val > 1e-4:
+            best, waited = val, 0
+            best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+        else:
+            waited += 1
+            if waited >= patience:
+                break
+    assert best_state is not None
+    model.load_state_dict(best_state)
+    with torch.no_grad():
+        vectors = model.sub_forward(torch.arange(model.embeddings.weight.shape[0])[:, None])
+        if bake_head:
+            vectors = vectors @ model.out_layer.weight.T
+    return vectors.numpy().astype(np.float32)
+
+
 def train(texts: list[str], vectors: np.ndarray, teacher_dir: Path, *, pca_dims: int, sif: bool,
-          init: Path | None = None) -> StaticModel:
+          init: Path | None = None, loss: str = "tokenlearn", bake_head: bool = False) -> StaticModel:
     """Fit a static model to the teacher vectors (tokenlearn ``train_model``).
 
     ``pca_dims`` is the dimension the *targets* are reduced to; the token vectors
@@ -517,9 +582,16 @@ def train(texts: list[str], vectors: np.ndarray, teacher_dir: Path, *, pca_dims:
         base.embedding = np.asarray(base.embedding, dtype=np.float32)
     else:
         base = distill(model_name=str(teacher_dir), pca_dims=256, quantize_to="float32", device="cpu")
-    trained = train_model(base, texts, vectors, device="cpu", pca_dims=pca_dims)
-    embedding = np.nan_to_num(np.asarray(trained.embedding, dtype=np.float32))
-    model = StaticModel(vectors=embedding, tokenizer=trained.tokenizer, config=dict(base.config), normalize=True)
+    if loss == "tokenlearn":  # tokenlearn 0.2.1 as released: MSE, the head dropped
+        trained = train_model(base, texts, vectors, device="cpu", pca_dims=pca_dims)
+        embedding = np.asarray(trained.embedding, dtype=np.float32)
+    else:
+        from sklearn.decomposition import PCA
+
+        targets = PCA(n_components=pca_dims, random_state=0).fit_transform(vectors)
+        embedding = fit_tokens(base, texts, targets, loss=loss, bake_head=bake_head)
+    embedding = np.nan_to_num(embedding)
+    model = StaticModel(vectors=embedding, tokenizer=base.tokenizer, config=dict(base.config), normalize=True)
     if sif:
         sif_reweight(model, texts)
     return model
@@ -662,6 +734,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--package-cap", type=float, default=0.15)
     parser.add_argument("--max-length", type=int, default=128, help="teacher max tokens per text")
     parser.add_argument("--pca-dims", type=int, default=256)
+    parser.add_argument("--loss", choices=("tokenlearn", "mse", "contrastive"), default="tokenlearn",
+                        help="tokenlearn: its released train_model (MSE); mse/contrastive: the same fine-tuner "
+                        "with that loss")
+    parser.add_argument("--bake-head", action="store_true", help="fold the (bias-free) linear head into the vectors")
     parser.add_argument("--sif", action="store_true", help="SIF re-weighting by training-corpus token frequency")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on 2 shared cores)")
@@ -704,7 +780,8 @@ def main(argv: list[str] | None = None) -> int:
     texts, vectors, teach_s = featurize_cached([it.text for it in chosen], teacher, args.cache, args.max_length)
     print(f"teacher features: {len(texts)} x {vectors.shape[1]} ({teach_s:.0f} s encoding; 0 = cached)")
     t0 = time.perf_counter()
-    model = train(texts, vectors, teacher, pca_dims=args.pca_dims, sif=args.sif, init=args.init)
+    model = train(texts, vectors, teacher, pca_dims=args.pca_dims, sif=args.sif, init=args.init, loss=args.loss,
+                  bake_head=args.bake_head)
     train_s = time.perf_counter() - t0
     sha = save(model, args.out.resolve(), teacher, len(texts), args.sif)
     total = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())

@@ -8,15 +8,18 @@ is generous for two busy cores), never a fixed sleep.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 from textual.worker import WorkerState
 
+from caas_tui.cli.main import main as cli_main
 from caas_tui.index.store import RefreshStats
 from caas_tui.live import RefreshEvent
 from caas_tui.tui.app import CaasApp
@@ -25,6 +28,7 @@ from caas_tui.tui.screens.main import MainScreen
 from caas_tui.tui.testing import settle
 from caas_tui.tui.widgets.evidence import HitTable
 from caas_tui.tui.widgets.lists import ClaimList, DocList
+from caas_tui.tui.widgets.panes import DocView
 
 GUIDE = "docs/guide.md"
 DEADLINE_S = 8.0
@@ -84,7 +88,9 @@ async def test_edit_to_code_reaches_the_running_search(tiny_project: Path, tmp_p
         assert screen.query_one("#query", Input).value == "zorblewax_quux"  # the writer's query is kept
 
 
-async def test_edited_claim_turns_stale_and_rereview_refreshes_it(tiny_project: Path, tmp_path: Path) -> None:
+async def test_edited_claim_turns_stale_and_rereview_refreshes_it(
+    tiny_project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     app = make_app(tiny_project, tmp_path)
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         screen = await watching(pilot)
@@ -96,6 +102,7 @@ async def test_edited_claim_turns_stale_and_rereview_refreshes_it(tiny_project: 
         assert len(reviewed) == len(screen.claims) > 1
         assert screen.check_action("rereview_stale", ()) is False  # nothing stale: not offered
 
+        old_id = next(c.id for c in screen.claims if c.text == OLD_LINE)
         guide = tiny_project / GUIDE
         guide.write_text(guide.read_text().replace(OLD_LINE, NEW_LINE))
         await until(pilot, lambda: (s := claim_state(screen, "right away")) is not None and s.stale,
@@ -119,6 +126,60 @@ async def test_edited_claim_turns_stale_and_rereview_refreshes_it(tiny_project: 
         # Only the stale claim was re-reviewed: the others kept their verdicts.
         assert all(screen.states[cid].verdict is not None for cid in others)
         assert screen.check_action("rereview_stale", ()) is False
+        # The verdict on the claim's old text was replaced: nothing keeps counting it as stale.
+        port = screen.session.need_port()
+        stored = await screen.session.store_call(port.store.all, GUIDE)
+        assert old_id not in {sv.claim.id for sv in stored}
+        assert not [sv.key for sv in stored if sv.verdict.verdict == "stale"]
+    code = cli_main(["status", "--root", str(tiny_project), "--index-dir", str(tmp_path / "index"), "--json"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["stale_verdicts"] == []
+
+
+async def test_line_inserted_above_a_reviewed_claim_keeps_it_fresh_and_moves_its_highlight(
+    tiny_project: Path, tmp_path: Path
+) -> None:
+    app = make_app(tiny_project, tmp_path)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        screen = await watching(pilot)
+        claims = screen.query_one(ClaimList)
+        claims.focus()
+        await pilot.press("C")  # review the whole doc
+        await settle(pilot)
+        claim = next(c for c in screen.claims if c.text == OLD_LINE)
+        claims.select_claim(claim.id)
+        await settle(pilot)
+        await pilot.press("e")  # an edited fix, to export after the move
+        await settle(pilot)
+        app.screen.query_one(TextArea).text = NEW_LINE
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        label = screen.states[claim.id].label
+        assert label != "stale" and screen.states[claim.id].decision == "edited"
+
+        guide = tiny_project / GUIDE
+        guide.write_text(guide.read_text().replace(OLD_LINE, "Bodies live in a world.\n\n" + OLD_LINE))
+        new_line = claim.start_line + 2
+        await until(pilot, lambda: (c := screen.current_claim) is not None and c.start_line == new_line,
+                    "the claim shown on its new line")
+        await settle(pilot)
+        assert screen.current_claim.id == claim.id
+        state = screen.states[claim.id]
+        assert not state.stale and state.label == label and state.decision == "edited"
+        pairs = screen.query_one(DocView)._pairs  # (gutter, line) per doc line
+        gutter = pairs[new_line - 1][0]
+        assert OLD_LINE in pairs[new_line - 1][1].plain
+        assert "▌" in gutter.plain and any(VERDICT_FG[label] in str(span.style) for span in gutter.spans)
+        assert "▌" not in pairs[claim.start_line - 1][0].plain  # the highlight left the old line
+        assert screen.check_action("rereview_stale", ()) is False
+        assert not any("stale" in n.message for n in app._notifications)
+        # The store moved the verdict with its claim: the app's export writes the right line.
+        port = screen.session.need_port()
+        stored = {sv.claim.id: sv for sv in await screen.session.store_call(port.store.all, GUIDE)}
+        assert stored[claim.id].claim.start_line == new_line and stored[claim.id].verdict.verdict == label
+        diff, refused = await screen.session.store_call(port.patch)
+        assert refused == []
+        assert f"-{OLD_LINE}\n+{NEW_LINE}\n" in diff and f"@@ -{new_line - 3}," in diff
 
 
 async def test_docs_list_follows_new_and_removed_docs(tiny_project: Path, tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from pathlib import Path
@@ -12,6 +13,7 @@ from caas_tui.config import load_config
 from caas_tui.errors import CaasError
 from caas_tui.models import Claim, EvidenceSpan, Fix, Verdict
 from caas_tui.retrieve.engine import Engine
+from caas_tui.review.claims import extract_claims
 from caas_tui.review.store import STORE_FILE, VerdictStore
 from caas_tui.review.textutil import span_sha256, split_lines
 
@@ -177,3 +179,79 @@ def test_applied_fixes_leave_the_export_queue_and_old_stores_migrate(store_path:
         assert store.accepted_fixes() == []
         got = store.get("docs/a.md", "c1", "static")
         assert got is not None and got.applied_at is not None and got.decision == "accepted"
+
+
+def test_relocate_moves_lines_fix_edited_fix_and_doc_hash(store_path: Path) -> None:
+    with VerdictStore(store_path) as store:
+        store.record(claim(), verdict(doc_sha="h2"))
+        store.record(claim(), Verdict("c1", "contradicted", "claude", "no", fix=Fix(2, 2, "Use `q`."), doc_sha256="h2"))
+        store.decide("docs/a.md", "c1", "static", "edited", "Use `z`.")
+        before = store.get("docs/a.md", "c1", "static")
+        assert before is not None
+        # a line inserted above: the claim (text unchanged) is now on line 5; only static's verdict moves here
+        assert store.relocate("docs/a.md", "c1", 5, 5, "h5", reviewer="static") == 1
+        got = store.get("docs/a.md", "c1", "static")
+        assert got is not None
+        assert (got.claim.start_line, got.claim.end_line) == (5, 5)
+        assert got.verdict.fix == Fix(5, 5, "Use `y`.") and got.verdict.doc_sha256 == "h5"
+        assert got.effective_fix == Fix(5, 5, "Use `z`.")  # the edited text follows its base fix's lines
+        assert got.decision == "edited" and got.updated_at == before.updated_at  # no new judgement
+        other = store.get("docs/a.md", "c1", "claude")
+        assert other is not None and other.claim.start_line == 2 and other.verdict.fix == Fix(2, 2, "Use `q`.")
+        assert store.relocate("docs/a.md", "c1", 5, 5, "h5", reviewer="static") == 0  # already there
+        # a stale verdict's proposal lives in ``original``: it moves too
+        store.mark_stale("docs/a.md", ["c1"], "claude")
+        assert store.relocate("docs/a.md", "c1", 7, 7, "h7") == 2
+        stale = store.get("docs/a.md", "c1", "claude")
+        assert stale is not None and stale.verdict.verdict == "stale" and stale.claim.start_line == 7
+        assert stale.original is not None and stale.original.fix == Fix(7, 7, "Use `q`.")
+        assert stale.proposed_fix == Fix(7, 7, "Use `q`.") and stale.judged_doc_sha256 == "h7"
+        assert [sv.effective_fix for sv in store.accepted_fixes()] == [Fix(7, 7, "Use `z`.")]
+
+
+def test_retire_removes_replaced_verdicts_and_keeps_their_history(store_path: Path) -> None:
+    with VerdictStore(store_path) as store:
+        store.record_many([(claim("c1"), verdict("c1")), (claim("c2", 3), verdict("c2", fix=None))])
+        store.record(claim("c1"), Verdict("c1", "unverified", "claude", "no idea"))
+        store.decide("docs/a.md", "c1", "static", "accepted")
+        assert store.mark_stale("docs/a.md", ["c1"]) == 2
+        assert store.retire("docs/a.md", ["c1"], reason="replaced") == 2
+        assert [sv.key for sv in store.all()] == [("docs/a.md", "c2", "static")]
+        assert store.accepted_fixes() == []
+        assert store.mark_stale("docs/a.md") == 1  # only c2 was left to mark
+        assert store.undo_last_decision() is None  # nothing left to undo the decision onto
+        assert store.retire("docs/a.md", ["c1", "nope"]) == 0
+    raw = sqlite3.connect(store_path)
+    try:
+        assert raw.execute("SELECT new_decision FROM history WHERE claim_id='c1'").fetchall() == [("accepted",)]
+        archived = raw.execute("SELECT reviewer, row, reason FROM retired ORDER BY reviewer").fetchall()
+    finally:
+        raw.close()
+    assert [(r, reason) for r, _, reason in archived] == [("claude", "replaced"), ("static", "replaced")]
+    assert json.loads(archived[1][1])["decision"] == "accepted"
+
+
+def test_refresh_staleness_follows_a_claim_that_only_moved(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    doc = root / "docs" / "a.md"
+    doc.write_text("# A\n\nCall `f(a)` now.\n\nCall `g()` later.\n")
+    engine = Engine.open(root)
+    try:
+        text = doc.read_text()
+        c1, c2 = extract_claims("docs/a.md", text)
+        lines = split_lines(text)
+        with VerdictStore.open(engine.cfg) as store:
+            store.record_many([
+                (c, verdict(c.id, Fix(c.start_line, c.end_line, "x"), "contradicted",
+                            doc_sha=span_sha256(lines, c.start_line, c.end_line)))
+                for c in (c1, c2)
+            ])
+            doc.write_text("# A\n\nIntro.\n\nCall `f(a)` now.\n\nCall `g()` LATER.\n")
+            stale = store.refresh_staleness(engine)
+            assert [s.claim.id for s in stale] == [c2.id]  # edited: stale; moved only: not
+            moved = store.get("docs/a.md", c1.id, "static")
+            assert moved is not None and moved.verdict.verdict == "contradicted"
+            assert (moved.claim.start_line, moved.verdict.fix) == (5, Fix(5, 5, "x"))
+    finally:
+        engine.close()

@@ -4,19 +4,24 @@
 A fix is refused, with a one-line reason, when its doc lines changed since the
 verdict (``StaleError``), when its path leaves the root (``PathOutsideRoot``), or when
 it collides with another fix (``PatchError``); every other fix still goes through.
+A claim that only moved (a line inserted above it, and nothing has told the verdict
+store yet) is followed by its id: its fix moves with it instead of being refused.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import functools
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from caas_tui.errors import CaasError, PatchError, PathOutsideRoot, StaleError
-from caas_tui.models import Fix
+from caas_tui.models import Claim, Fix
+from caas_tui.review.claims import extract_claims
 from caas_tui.review.fixmerge import (
     Change,
     Line,
@@ -74,8 +79,9 @@ class _FilePlan:
     exported: list[FixRequest] = field(default_factory=list)
 
 
-def _plan(root: Path, requests: Sequence[FixRequest]) -> tuple[list[_FilePlan], list[CaasError]]:
+def _plan(root: Path, asked: Sequence[FixRequest]) -> tuple[list[_FilePlan], list[CaasError]]:
     root = root.resolve()
+    requests = list(asked)  # a request whose claim moved is replaced by the followed one
     refused: list[CaasError] = []
     by_file: dict[str, list[int]] = {}
     for i, req in enumerate(requests):
@@ -94,12 +100,12 @@ def _plan(root: Path, requests: Sequence[FixRequest]) -> tuple[list[_FilePlan], 
         plan = _FilePlan(target.relative_to(root).as_posix(), target, parse_lines(text))
         contents = [c for c, _ in plan.old]
         fresh: list[tuple[int, Fix]] = []
+        # Claims are extracted only if some fix's claim is not where it was recorded.
+        claims_now = functools.cache(functools.partial(_claims_by_id, rel, text))
         for i in by_file[rel]:
-            req = requests[i]
+            req = requests[i] = _follow(requests[i], contents, claims_now)
             f = req.fix
-            if req.doc_sha256 is not None and (
-                req.claim_end > len(contents) or lines_sha256(contents[req.claim_start - 1 : req.claim_end]) != req.doc_sha256
-            ):
+            if not _reads_as_judged(req, contents):
                 refused.append(StaleError(f"{rel}:{req.claim_start}: the doc changed since this fix was proposed; not exported"))
             elif f.start_line < 1 or f.end_line < f.start_line or f.end_line > len(contents):
                 refused.append(PatchError(f"{rel}:{f.start_line}: fix lines {f.start_line}-{f.end_line} are outside the file"))
@@ -118,6 +124,32 @@ def _plan(root: Path, requests: Sequence[FixRequest]) -> tuple[list[_FilePlan], 
         if plan.exported:
             plans.append(plan)
     return plans, refused
+
+
+def _claims_by_id(rel: str, text: str) -> dict[str, Claim]:
+    return {c.id: c for c in extract_claims(rel, text)}
+
+
+def _reads_as_judged(req: FixRequest, contents: list[str]) -> bool:
+    if req.doc_sha256 is None:
+        return True
+    return req.claim_end <= len(contents) and lines_sha256(contents[req.claim_start - 1 : req.claim_end]) == req.doc_sha256
+
+
+def _follow(req: FixRequest, contents: list[str], claims_now: Callable[[], dict[str, Claim]]) -> FixRequest:
+    """The request moved to where its claim is now, if the claim only moved: found by its
+    id (ids hash the text, not the position) on lines that read exactly as judged. The fix
+    moves by the same offset. Otherwise the request as it was (and refused as stale)."""
+    if req.key is None or _reads_as_judged(req, contents):
+        return req
+    claim = claims_now().get(req.key[1])
+    if claim is None:
+        return req
+    offset = claim.start_line - req.claim_start
+    f = req.fix
+    moved = dataclasses.replace(req, fix=Fix(f.start_line + offset, f.end_line + offset, f.replacement),
+                                claim_start=claim.start_line, claim_end=claim.end_line)
+    return moved if _reads_as_judged(moved, contents) else req
 
 
 def _apply(old: list[Line], changes: list[Change]) -> list[Line]:

@@ -3,8 +3,10 @@
 WAL with ``synchronous=FULL`` and one transaction per call, so every decision is on
 disk when ``decide`` returns (a crash loses nothing). Re-running a review upserts by
 (doc path, claim id, reviewer) and keeps a decision while the proposed fix is
-unchanged. Every decision change is journalled in ``history`` for undo. One
-connection guarded by a lock serves all of the app's threads.
+unchanged. Every decision change is journalled in ``history`` for undo. A claim that
+moved in its doc takes its verdicts (and their fixes) along (``relocate``); verdicts a
+review of the claim now on their lines replaced are archived in ``retired``
+(``retire``). One connection guarded by a lock serves all of the app's threads.
 """
 
 from __future__ import annotations
@@ -13,14 +15,15 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from caas_tui.config import Config
 from caas_tui.errors import CaasError, IndexStoreError
-from caas_tui.models import DECISIONS, Claim, EvidenceSpan, Verdict
+from caas_tui.models import DECISIONS, Claim, Verdict
 from caas_tui.retrieve.engine import Engine
+from caas_tui.review.staleness import assess, shift_fix_json, shift_original
 from caas_tui.review.storecodec import (
     StoredVerdict,
     evidence_json,
@@ -28,7 +31,6 @@ from caas_tui.review.storecodec import (
     row_to_stored,
     verdict_json,
 )
-from caas_tui.review.textutil import read_text, span_sha256, split_lines, text_sha256
 
 STORE_FILE = "verdicts.sqlite"
 SCHEMA_VERSION = 1
@@ -51,6 +53,11 @@ CREATE TABLE IF NOT EXISTS history (
     new_decision TEXT NOT NULL, new_edited_fix TEXT, at REAL NOT NULL, undone INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS verdicts_doc ON verdicts(doc_path, start_line);
+CREATE TABLE IF NOT EXISTS retired (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    doc_path TEXT NOT NULL, claim_id TEXT NOT NULL, reviewer TEXT NOT NULL,
+    row TEXT NOT NULL, reason TEXT NOT NULL, at REAL NOT NULL
+);
 """
 
 
@@ -241,31 +248,75 @@ class VerdictStore:
         return count
 
     def refresh_staleness(self, engine: Engine) -> list[StoredVerdict]:
-        """Mark stale every verdict whose doc lines or evidence lines changed on disk."""
-        files: dict[str, list[str] | None] = {}
-
-        def lines_of(path: str) -> list[str] | None:
-            if path not in files:
-                try:
-                    files[path] = split_lines(read_text(engine.resolve_path(path)))
-                except CaasError:
-                    files[path] = None
-            return files[path]
-
-        changed: list[tuple[StoredVerdict, str]] = []
-        for sv in self.all():
-            if sv.verdict.verdict == "stale":
-                continue
-            reason = _why_stale(sv, lines_of, lambda span, lines: _chunk_hash(engine, span, lines))
-            if reason:
-                changed.append((sv, reason))
+        """Mark stale every verdict whose claim's text or evidence lines changed on disk; a
+        claim that only moved (same lines, elsewhere in its doc) takes its verdicts along."""
+        changed, moves = assess(engine, self.all())
         now = time.time()
         with self._tx() as db:
+            for sv, (start, end) in moves:  # first: a verdict marked stale below records its new lines
+                if (row := self._row(*sv.key)) is not None:
+                    self._move(db, row, start, end, None)
             for sv, reason in changed:
-                row = self._row(*sv.key)
-                if row is not None:
+                if (row := self._row(*sv.key)) is not None:
                     self._stale(db, row, reason, now)
         return [got for sv, _ in changed if (got := self.get(*sv.key)) is not None]
+
+    # -- claims that moved or were replaced ----------------------------------------------
+    def relocate(
+        self, doc_path: str, claim_id: str, start_line: int, end_line: int, doc_sha256: str | None = None,
+        reviewer: str | None = None,
+    ) -> int:
+        """The claim now lies, unchanged, on ``start_line..end_line``: move its verdicts
+        (one reviewer's, or all) there, their fixes by the same offset, and pin
+        ``doc_sha256`` (if given) as the hash of the new lines, so export and the app work
+        on the lines it is on now. Returns how many verdicts moved."""
+        return self.relocate_many([(doc_path, claim_id, start_line, end_line, doc_sha256, reviewer)])
+
+    def relocate_many(self, moves: Iterable[tuple[str, str, int, int, str | None, str | None]]) -> int:
+        """``relocate`` for many (doc, claim id, start, end, doc hash, reviewer) in one
+        transaction: a line inserted at the top of a doc moves every claim below it."""
+        count = 0
+        with self._tx() as db:
+            for doc_path, claim_id, start, end, doc_sha256, reviewer in moves:
+                rows = db.execute("SELECT * FROM verdicts WHERE doc_path=? AND claim_id=?", (doc_path, claim_id))
+                for row in rows.fetchall():
+                    if reviewer is None or row["reviewer"] == reviewer:
+                        count += self._move(db, row, start, end, doc_sha256)
+        return count
+
+    def _move(self, db: sqlite3.Connection, row: sqlite3.Row, start: int, end: int, doc_sha256: str | None) -> int:
+        offset = start - row["start_line"]
+        new_hash = doc_sha256 or row["doc_sha256"]
+        if offset == 0 and end == row["end_line"] and new_hash == row["doc_sha256"]:
+            return 0
+        # A stale verdict's proposal lives in ``original``: it moves too. An edited fix is
+        # text only: it follows its base fix's (or the claim's) lines. updated_at stays: a
+        # move is no new judgement, and it orders reviewers' verdicts in the app.
+        db.execute(
+            "UPDATE verdicts SET start_line=?, end_line=?, fix=?, original=?, doc_sha256=? "
+            "WHERE doc_path=? AND claim_id=? AND reviewer=?",
+            (start, end, shift_fix_json(row["fix"], offset), shift_original(row["original"], offset, doc_sha256),
+             new_hash, row["doc_path"], row["claim_id"], row["reviewer"]),
+        )
+        return 1
+
+    def retire(self, doc_path: str, claim_ids: Iterable[str], reason: str = "replaced by a re-review") -> int:
+        """Remove every reviewer's verdicts on these claims of ``doc_path``: a review of the
+        claim now on their lines replaced them. Each row is archived in ``retired`` and its
+        decision history is kept for audit, marked undone (no verdict is left to undo onto).
+        Returns how many verdicts were retired."""
+        now = time.time()
+        count = 0
+        with self._tx() as db:
+            for cid in sorted(set(claim_ids)):
+                key = (doc_path, cid)
+                for row in db.execute("SELECT * FROM verdicts WHERE doc_path=? AND claim_id=?", key).fetchall():
+                    db.execute("INSERT INTO retired (doc_path, claim_id, reviewer, row, reason, at)"
+                               " VALUES (?,?,?,?,?,?)", (*key, row["reviewer"], json.dumps(dict(row)), reason, now))
+                    count += 1
+                db.execute("DELETE FROM verdicts WHERE doc_path=? AND claim_id=?", key)
+                db.execute("UPDATE history SET undone=1 WHERE doc_path=? AND claim_id=?", key)
+        return count
 
     # -- queries -------------------------------------------------------------------------
     def get(self, doc_path: str, claim_id: str, reviewer: str) -> StoredVerdict | None:
@@ -301,35 +352,3 @@ class VerdictStore:
             for key in keys:
                 db.execute("UPDATE verdicts SET applied_at=? WHERE doc_path=? AND claim_id=? AND reviewer=?", (now, *key))
 
-
-def _chunk_hash(engine: Engine, span: EvidenceSpan, lines: list[str]) -> str | None:
-    """The other evidence convention (the Claude reviewer's): the hash of the indexed
-    chunk(s) the span lies on. Recomputed from the file's current lines within those
-    chunks' bounds, so an index that hasn't caught up yet can't vouch for a change."""
-    chunks = [c for c in engine.chunks_for_path(span.path) if c.start_line <= span.end_line and c.end_line >= span.start_line]
-    primary = sorted([c for c in chunks if c.kind != "api"] or chunks, key=lambda c: (c.start_line, c.end_line, c.id))
-    if not primary:
-        return None
-    return text_sha256("\n".join("\n".join(lines[c.start_line - 1 : c.end_line]) for c in primary))
-
-
-def _why_stale(
-    sv: StoredVerdict,
-    lines_of: Callable[[str], list[str] | None],
-    chunk_hash: Callable[[EvidenceSpan, list[str]], str | None],
-) -> str | None:
-    doc = lines_of(sv.claim.doc_path)
-    if doc is None:
-        return "the doc is gone"
-    if sv.verdict.doc_sha256 and span_sha256(doc, sv.claim.start_line, sv.claim.end_line) != sv.verdict.doc_sha256:
-        return f"{sv.claim.doc_path}:{sv.claim.start_line} changed"
-    for span in sv.verdict.evidence:
-        if not span.sha256:
-            continue
-        lines = lines_of(span.path)
-        if lines is not None and span_sha256(lines, span.start_line, span.end_line) == span.sha256:
-            continue  # the span's own lines are unchanged
-        if lines is not None and chunk_hash(span, lines) == span.sha256:
-            continue  # hashed as the indexed chunk(s) it lies on, which are unchanged
-        return f"evidence {span.path}:{span.start_line}-{span.end_line} changed"
-    return None

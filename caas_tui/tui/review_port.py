@@ -5,9 +5,14 @@ the most recently updated one, and a decision applies to that reviewer's verdict
 Store calls happen on the session's store thread; ``review`` runs in a review worker.
 
 Staleness is decided by ``caas_tui.live.freshness`` (it knows both evidence-hash
-conventions) and marked through ``VerdictStore.mark_stale``; the store's own
-``refresh_staleness`` only knows one convention, so it is not called here. While the
-app runs, the live watcher is the only thing that refreshes the index.
+conventions, and moves verdicts along with claims that only moved) and marked through
+``VerdictStore.mark_stale``; the store's own ``refresh_staleness`` only knows one
+convention, so it is not called here. While the app runs, the live watcher is the only
+thing that refreshes the index.
+
+A claim whose text was edited gets a new id; its old verdict is shown (stale) on the
+claim now on its lines until that claim is reviewed, which retires the old verdict
+(``VerdictStore.retire``) so nothing keeps counting it as stale.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 
 from caas_tui.config import Config
 from caas_tui.errors import CaasError
-from caas_tui.live.freshness import check as stale_check
+from caas_tui.live.freshness import update as update_freshness
 from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
@@ -51,10 +56,9 @@ class ReviewPort:
         self.engine = engine
         self.cfg = cfg
         self.store = VerdictStore.open(cfg)
-        # Verdicts whose doc lines or evidence changed while the app was closed (the
-        # watcher only checks the files it sees change from now on).
-        for stale in stale_check(engine, self.store.all()):
-            self.store.mark_stale(stale.doc, [stale.claim_id], stale.reviewer, reason=stale.reason)
+        # Claims that moved, and verdicts whose claim text or evidence changed, while the app
+        # was closed (the watcher only checks the files it sees change from now on).
+        update_freshness(engine, self.store)
 
     def close(self) -> None:
         self.store.close()
@@ -170,15 +174,39 @@ class ReviewPort:
         if not pairs:
             return {}
         doc_paths = sorted({c.doc_path for c, _ in pairs})
+        # Decided before recording: the claims reviewed now stop being "unjudged" once stored.
+        replaced = {doc: self._replaced(doc, {c.id for c, _ in pairs if c.doc_path == doc}) for doc in doc_paths}
         if whole_doc and len(doc_paths) == 1 and len(pairs) == len(claims):
             # A full review of the doc also retires verdicts of claims no longer in it.
             self.store.record_review(doc_paths[0], pairs[0][1].reviewer, pairs)
         else:
             self.store.record_many(pairs)
+        for doc_path, old_ids in replaced.items():
+            if old_ids:
+                self.store.retire(doc_path, old_ids, reason="replaced by a review of the claim now on its lines")
         out: dict[str, ClaimState] = {}
         for doc_path in doc_paths:
             out.update(self.states([c for c, _ in pairs if c.doc_path == doc_path]))
         return out
+
+    def _replaced(self, doc_path: str, reviewed: set[str]) -> list[str]:
+        """Ids of verdicts whose claim is gone from the doc and that ``states`` shows (as
+        stale) on one of the ``reviewed`` claims: reviewing that claim replaces them.
+
+        The same matching as ``states`` (``carry_over`` of every unjudged claim of the
+        doc), so only the verdict the writer saw on a claim is retired by reviewing it.
+        """
+        try:
+            claims = self.claims(doc_path)
+        except CaasError:
+            return []  # the doc is gone: nothing is on those lines now
+        latest = self._latest(doc_path)
+        current = {c.id for c in claims}
+        orphans = [sv for cid, sv in latest.items() if cid not in current]
+        if not orphans:
+            return []
+        carried = carry_over([c for c in claims if c.id not in latest], orphans)
+        return [sv.claim.id for cid, sv in carried.items() if cid in reviewed]
 
     def decide(self, claim: Claim, decision: str, replacement: str | None = None) -> ClaimState:
         latest = self._latest(claim.doc_path).get(claim.id)
