@@ -222,3 +222,18 @@ def test_cli_missing_dir_is_one_line_error(tmp_path: Path, capsys: pytest.Captur
     assert main([str(tmp_path / "nope"), "--index-dir", str(tmp_path / "index")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("caas-tui: error:") and "no such directory" in err and "Traceback" not in err
+
+
+def test_a_claim_is_no_evidence_for_itself() -> None:
+    from caas_tui.models import Chunk, Hit
+    from caas_tui.tui.screens.search import without_own_lines
+
+    def hit(path: str, start: int, end: int, rank: int) -> Hit:
+        chunk = Chunk(id=f"{path}{start}", kind="doc", path=path, start_line=start, end_line=end,
+                      symbol=None, text="", mtime=0.0, sha256="")
+        return Hit(chunk=chunk, rank=rank, score=1.0 / rank)
+
+    hits = [hit("docs/a.md", 1, 20, 1), hit("pkg/x.py", 3, 9, 2), hit("docs/a.md", 30, 40, 3)]
+    kept = without_own_lines(hits, ("docs/a.md", 12, 14))
+    assert [(h.chunk.path, h.chunk.start_line, h.rank) for h in kept] == [("pkg/x.py", 3, 1), ("docs/a.md", 30, 2)]
+    assert without_own_lines(hits, None) == hits

@@ -4,6 +4,7 @@ query box's and filter chips' messages here)."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -11,7 +12,7 @@ from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from caas_tui.errors import CaasError
-from caas_tui.models import Claim
+from caas_tui.models import Claim, Hit
 from caas_tui.tui.widgets.evidence import HitPreview, HitTable
 from caas_tui.tui.widgets.query import FilterBar
 
@@ -26,7 +27,18 @@ SEARCH_DEBOUNCE_S = 0.25
 QUERY_CHARS = 300  # a claim pre-fills the query box with at most this much of its text
 
 
+def without_own_lines(hits: list[Hit], span: tuple[str, int, int] | None) -> list[Hit]:
+    """Drop the chunks holding the claim itself: a claim is no evidence for itself."""
+    if span is None:
+        return hits
+    path, start, end = span
+    kept = [h for h in hits if not (h.chunk.path == path and h.chunk.start_line <= end and start <= h.chunk.end_line)]
+    return [replace(h, rank=i) for i, h in enumerate(kept, 1)]
+
+
 class SearchActions(_Base):
+    _prefill_span: tuple[str, int, int] | None = None
+
     def _prefill_query(self, claim: Claim) -> None:
         box = self.query_one("#query", Input)
         # A code block searches best by the names it uses; prose by its own words.
@@ -38,6 +50,7 @@ class SearchActions(_Base):
             box.value = text
         box.cursor_position = 0
         self._prefilled = True
+        self._prefill_span = (claim.doc_path, claim.start_line, claim.end_line)
         self.search(text, prefix_last=False)
 
     @work(exclusive=True, group="search", exit_on_error=False)
@@ -59,6 +72,8 @@ class SearchActions(_Base):
             return
         if get_current_worker().is_cancelled:
             return
+        if self._prefilled:
+            hits = without_own_lines(hits, self._prefill_span)
         table = self.query_one(HitTable)
         table.show(hits, keep=keep)
         table.border_title = f"Evidence: {len(hits)} hits" if query.strip() else "Evidence"
