@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         stats = engine.store.last_stats or RefreshStats()
         for skipped in stats.skipped:
-            notify(f"skipped {skipped.path}: {skipped.reason}")
+            notify(f"skipped {skipped.reason}")
         for warning in stats.warnings:
             notify(f"warning: {warning}")
         summary = {
