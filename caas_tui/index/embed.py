@@ -3,8 +3,8 @@
 ``load_encoder(spec)`` is the one entry point the index uses:
 
 - ``None`` (or blank): the model shipped in ``caas_tui/assets/model/`` (a model2vec
-  distillation of all-MiniLM-L6-v2, 256 dims; built by
-  ``scripts/make_default_model.py``), loaded once per process;
+  static model of all-MiniLM-L6-v2, 256 dims, trained on code and docstrings with
+  tokenlearn by ``scripts/train_static_model.py``), loaded once per process;
 - an existing directory: a model2vec model folder;
 - anything else: a Hugging Face hub id, loaded with model2vec's own
   ``StaticModel.from_pretrained`` (uses the local HF cache; fails offline when the
@@ -37,7 +37,7 @@ from caas_tui.index.vectors import normalize_rows
 if TYPE_CHECKING:
     from model2vec import StaticModel
 
-DEFAULT_MODEL_NAME = "caas-default/minilm-l6-distill-256"
+DEFAULT_MODEL_NAME = "caas-default/minilm-l6-tokenlearn-code-256"  # scripts/train_static_model.py
 WEIGHTS_GLOB = "*.safetensors"
 
 _default_lock = threading.Lock()

@@ -35,7 +35,7 @@ from caas_tui.models import Chunk, Hit
 DEFAULT_CANDIDATES = 50
 DEFAULT_BUDGET_S = 0.25
 DEFAULT_RANK_K = 10.0
-DEFAULT_SPEC = "st:minilm?max_length=128"  # candidates past 128 tokens add cost, little signal
+DEFAULT_SPEC = "st:minilm?max_length=64"  # bench/dense.py: 128 tokens cost 2-3x for the same MRR@10
 SKIPPED_MESSAGE = "re-ranking needs caas-tui[transformers]; skipped"
 _MAX_CHARS = 2000
 
