@@ -198,3 +198,24 @@ def test_find_symbol_is_not_hidden_by_a_doc_heading(tiny_project: Path) -> None:
         assert [c.symbol for c in found] == ["pkg.sched.Scheduler"]
     finally:
         engine.close()
+
+
+def test_incremental_symbol_table_matches_a_fresh_one(tiny_project: Path) -> None:
+    from caas_tui.retrieve.symbols import SymbolTable
+
+    engine = Engine.open(tiny_project)
+    try:
+        write(tiny_project, "pkg/sched.py", "class Scheduler:\n    def flush(self) -> None:\n        pass\n")
+        write(tiny_project, "pkg/new.py", "def defer(item: str) -> None:\n    pass\n")
+        (tiny_project / "tests" / "test_world.py").unlink()
+        engine.refresh()
+        fresh = SymbolTable(engine.chunks())
+        for name in ("Scheduler", "Scheduler.defer", "Scheduler.flush", "defer", "flush", "World.remove_body",
+                     "test_remove_is_deferred", "pkg.new.defer"):
+            for kinds in (("code", "test", "upstream"), ("code", "test", "upstream", "api", "doc")):
+                got = [c.id for c in engine.find_symbol(name, kinds=kinds)]
+                assert got == [c.id for c in fresh.find(name, kinds)], (name, kinds)
+        assert [c.path for c in engine.find_symbol("defer")] == ["pkg/new.py"]
+        assert engine.find_symbol("test_remove_is_deferred") == []
+    finally:
+        engine.close()

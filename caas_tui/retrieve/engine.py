@@ -74,8 +74,10 @@ class Engine:
         """``discovery``/``scope``: the file watcher's path-targeted fast path (see ``IndexStore.refresh``)."""
         with self._lock:
             stats = self.store.refresh(progress=progress, discovery=discovery, scope=scope)
-            if stats.changed_any:
+            if stats.rebuilt or stats.reloaded:
                 self._reindex_memory()
+            elif stats.changed_any:
+                self._reindex_memory(paths={*stats.added, *stats.changed, *stats.removed})
             return stats
 
     def reopen(self, progress: Progress | None = None, notify: Notify | None = None) -> RefreshStats:
@@ -92,9 +94,13 @@ class Engine:
             self._reindex_memory()
             return self.store.last_stats or RefreshStats()
 
-    def _reindex_memory(self) -> None:
+    def _reindex_memory(self, paths: set[str] | None = None) -> None:
+        """Rebuild the in-memory lookups; with ``paths``, update names only for those files."""
         chunks = self.store.chunks
-        self._symbols = SymbolTable(chunks.values())
+        if paths is None:
+            self._symbols = SymbolTable(chunks.values())
+        else:
+            self._symbols.replace_paths(paths, (c for c in chunks.values() if c.path in paths))
         kind_ids: dict[str, set[str]] = {k: set() for k in KINDS}
         for cid, chunk in chunks.items():
             kind_ids.setdefault(chunk.kind, set()).add(cid)
