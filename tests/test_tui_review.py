@@ -111,20 +111,25 @@ async def test_reopen_keeps_decisions(tiny_project: Path, tmp_path: Path) -> Non
         assert state is not None and state.decision == "rejected" and state.verdict is not None
 
 
+async def edit_fix_and_export(pilot, app: CaasApp, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Review the remove_body claim, replace its fix with ``text``, open the export screen."""
+    await settle(pilot)
+    await select_claim(pilot, "remove_body")
+    await pilot.press("c")
+    await settle(pilot)
+    await pilot.press("e")
+    await settle(pilot)
+    app.screen.query_one(TextArea).text = text
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    await pilot.press("p")
+    await settle(pilot)
+
+
 async def test_export_writes_a_patch_git_applies(tiny_project: Path, tmp_path: Path) -> None:
     app = make_app(tiny_project, tmp_path)
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
-        await settle(pilot)
-        await select_claim(pilot, "remove_body")
-        await pilot.press("c")
-        await settle(pilot)
-        await pilot.press("e")
-        await settle(pilot)
-        app.screen.query_one(TextArea).text = "Call `World.remove_body` to remove a body at the end of the step."
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        await pilot.press("p")
-        await settle(pilot)
+        await edit_fix_and_export(pilot, app, "Call `World.remove_body` to remove a body at the end of the step.")
         assert isinstance(app.screen, ExportScreen)
         patch = app.screen.patch
         assert "+Call `World.remove_body` to remove a body at the end of the step." in patch
@@ -154,17 +159,7 @@ def git_apply_check(project: Path, patch: Path, repo: Path) -> None:
 async def test_apply_asks_first_then_changes_the_doc(tiny_project: Path, tmp_path: Path) -> None:
     app = make_app(tiny_project, tmp_path)
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
-        await settle(pilot)
-        await select_claim(pilot, "remove_body")
-        await pilot.press("c")
-        await settle(pilot)
-        await pilot.press("e")
-        await settle(pilot)
-        app.screen.query_one(TextArea).text = "Call `World.remove_body` to defer a removal."
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        await pilot.press("p")
-        await settle(pilot)
+        await edit_fix_and_export(pilot, app, "Call `World.remove_body` to defer a removal.")
         await pilot.press("A")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmScreen)

@@ -15,15 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from caas_tui.errors import ConfigError
-from caas_tui.models import Hit
+from caas_tui.models import EvidenceSpan, Hit
 
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    path: str
-    start_line: int
-    end_line: int
-    symbol: str | None = None
+Span = EvidenceSpan  # a manifest's evidence is the same noun as a verdict's
 
 
 @dataclass(frozen=True, slots=True)
