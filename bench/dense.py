@@ -13,13 +13,14 @@ encode time (chunks/s) and query latency p50/p95 for:
   and with the MiniLM transformer (``st:minilm``) when sentence-transformers is
   importable;
 - ``hybrid + rerank`` (``Engine.search(..., rerank=True)``) on the new static model's
-  hybrid (the old one's without ``--new-model``), with the default time budget and,
-  for reference, with no budget (``--rerank-budgets``).
+  hybrid (the old one's without ``--new-model``) with the default re-ranking runtime
+  (onnxruntime int8 when installed), with the default time budget and with no budget
+  (``--rerank-budgets``), plus torch fp32 with no budget for reference.
 
 sentence-transformers lives in the build venv, so run the whole thing there::
 
-    PYTHONPATH=$PWD nice /work/buildvenv/bin/python bench/dense.py --work /work/cache/bench-dense \\
-        --new-model /work/cache/model-v1
+    PYTHONPATH=$PWD /work/buildvenv/bin/python bench/dense.py --work /work/cache/bench-dense \\
+        --old-model /work/cache/model-old --new-model caas_tui/assets/model
 
 Indexes are kept per encoder under ``--work``, with the encode time of the build
 beside them, so a rerun only re-measures queries. Timings are noisy on 2 shared
@@ -40,6 +41,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import caas_tui  # noqa: F401  (first: it caps OpenBLAS threads before numpy loads)
+
+# isort: split
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -49,7 +53,7 @@ from stdlib_corpus import Query, make_corpus, sample
 from caas_tui.index.embed import default_model_dir, load_encoder
 from caas_tui.index.protocols import Encoder
 from caas_tui.retrieve.engine import Engine
-from caas_tui.retrieve.rerank import DEFAULT_BUDGET_S, load_reranker
+from caas_tui.retrieve.rerank import DEFAULT_BUDGET_S, TORCH_SPEC, default_spec, load_reranker
 
 CORPUS_MARKER = ".bench-corpus.json"
 
@@ -158,7 +162,9 @@ def main() -> int:
     ap.add_argument("--work", type=Path, default=None, help="keep corpus and indexes here (default: a temp dir)")
     ap.add_argument("--no-transformer", action="store_true", help="skip the MiniLM transformer rows")
     ap.add_argument("--no-rerank", action="store_true")
-    ap.add_argument("--rerank-spec", default=None, help="reranker model spec (default: rerank.DEFAULT_SPEC)")
+    ap.add_argument("--rerank-spec", default=None, help="reranker model spec (default: rerank.default_spec(): "
+                    "onnxruntime int8 when installed, else torch fp32)")
+    ap.add_argument("--no-torch-rerank", action="store_true", help="skip the torch fp32 reference rerank row")
     ap.add_argument("--rerank-budgets", default=f"{DEFAULT_BUDGET_S},inf",
                     help="comma-separated time budgets (s) for the rerank rows; inf = no budget")
     ap.add_argument("--only", default=None, help="comma-separated subset of old,new,minilm (e.g. to pre-build one)")
@@ -199,11 +205,16 @@ def main() -> int:
             rows[f"hybrid ({slug})"] = run_row(engine, chosen, warmup, "hybrid")
             rerank_slug = "new" if args.new_model is not None else "old"  # rerank the best static hybrid only
             if slug == rerank_slug and have_st and not args.no_rerank:
-                for budget in (float(b) for b in args.rerank_budgets.split(",")):
+                spec = args.rerank_spec or default_spec()
+                runs = [(spec, float(b)) for b in args.rerank_budgets.split(",")]
+                if spec != TORCH_SPEC and not args.no_torch_rerank:  # the torch fp32 reference, no budget
+                    runs.append((TORCH_SPEC, math.inf))
+                for spec_i, budget in runs:
                     label = ", no budget" if math.isinf(budget) else f", {budget * 1000:.0f} ms budget"
-                    engine.reranker = (load_reranker(args.rerank_spec, budget_s=budget) if args.rerank_spec
-                                       else load_reranker(budget_s=budget))
-                    rows[f"hybrid ({slug}) + rerank{label}"] = run_row(engine, chosen, warmup, "hybrid", rerank=True)
+                    runtime = "onnx int8" if "backend=onnx-int8" in spec_i else "torch fp32"
+                    engine.reranker = load_reranker(spec_i, budget_s=budget)
+                    rows[f"hybrid ({slug}) + rerank {runtime}{label}"] = run_row(engine, chosen, warmup, "hybrid",
+                                                                                 rerank=True)
             for name, row in rows.items():
                 if slug in name and "encode_s" not in row:
                     row.update(encode_s=stats["encode_s"],

@@ -18,6 +18,7 @@ Example::
     [review]
     model = "claude-sonnet-4-6"
     concurrency = 4
+    rerank = true      # re-rank the reviewer's evidence searches (needs caas-tui[transformers])
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Config:
     dense_weight: float = 1.0
     review_model: str = "claude-sonnet-4-6"
     review_concurrency: int = 4
+    review_rerank: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -109,6 +111,10 @@ def load_config(root: Path, **overrides: Any) -> Config:
             changes["review_model"] = str(review["model"])
         if "concurrency" in review:
             changes["review_concurrency"] = max(1, int(_number(review["concurrency"], "review.concurrency")))
+        if "rerank" in review:
+            if not isinstance(review["rerank"], bool):
+                raise ConfigError(f"{path}: review.rerank must be true or false")
+            changes["review_rerank"] = review["rerank"]
         cfg = replace(cfg, **changes)
     if overrides.get("index_dir") is not None:
         overrides["index_dir"] = Path(overrides["index_dir"]).resolve()

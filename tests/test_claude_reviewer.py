@@ -84,8 +84,11 @@ class FakeEngine:
     def __init__(self, chunks: Sequence[Chunk] = CHUNKS) -> None:
         self._chunks = list(chunks)
         self.reads: list[tuple[str, int, int]] = []
+        self.reranked: list[bool] = []
 
-    def search(self, query: str, k: int = 10, *, kinds: Sequence[str] | None = None) -> list[Hit]:
+    def search(self, query: str, k: int = 10, *, kinds: Sequence[str] | None = None,
+               rerank: bool = False) -> list[Hit]:
+        self.reranked.append(rerank)
         words = set(query.lower().replace("`", " ").replace("(", " ").split())
         scored = [
             (sum(w in c.text.lower() for w in words), c) for c in self._chunks if kinds is None or c.kind in kinds
@@ -440,7 +443,9 @@ def test_from_env_without_key_raises(monkeypatch: pytest.MonkeyPatch, tmp_path: 
 def test_from_env_uses_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
     rev = ClaudeReviewer.from_env(Config(root=tmp_path, review_model="claude-haiku-4-5", review_concurrency=2))
-    assert (rev.model, rev.concurrency, rev.name) == ("claude-haiku-4-5", 2, "claude")
+    assert (rev.model, rev.concurrency, rev.name, rev.rerank) == ("claude-haiku-4-5", 2, "claude", True)
+    off = ClaudeReviewer.from_env(Config(root=tmp_path, review_rerank=False))
+    assert off.rerank is False
     assert SECRET not in repr(vars(rev))  # the key lives only inside the SDK client
 
 
@@ -636,3 +641,62 @@ def test_with_the_real_engine(tmp_path: Path) -> None:
     assert [(e.path, e.start_line, e.end_line) for e in v.evidence] == [("pkg/mod.py", 1, 3)]
     assert v.evidence[0].sha256 == code[0].sha256
     assert v.doc_sha256 == hashlib.sha256(b"Call `greet(name)` to get a greeting.").hexdigest()
+
+
+# -- re-ranked evidence (issue: the reviewers' evidence gathering re-ranks too) ---------
+def test_evidence_searches_are_reranked_when_asked() -> None:
+    script = Script([message([tool("search_evidence", {"query": "load_config", "k": 2})]), verdict()])
+    engine = FakeEngine()
+    [v] = reviewer(script, rerank=True)[0].review([CLAIM], engine)
+    assert engine.reranked and all(engine.reranked)  # the up-front search and the tool's search
+    assert v.verdict == "consistent"
+    plain = FakeEngine()
+    reviewer(Script([verdict()]))[0].review([CLAIM], plain)
+    assert plain.reranked and not any(plain.reranked)
+
+
+def test_rerank_outcome_becomes_a_check_line_not_prompt_text() -> None:
+    from caas_tui.retrieve.rerank import RerankOutcome
+
+    class Reporting(FakeEngine):
+        def search(self, query: str, k: int = 10, *, kinds: Sequence[str] | None = None,
+                   rerank: bool = False) -> list[Hit]:
+            hits = super().search(query, k, kinds=kinds, rerank=rerank)
+            self.last_rerank = RerankOutcome(hits, skipped="re-ranking needs caas-tui[transformers]; skipped")
+            return hits
+
+    script = Script([verdict()])
+    [v] = reviewer(script, rerank=True)[0].review([CLAIM], Reporting())
+    assert "re-ranking needs caas-tui[transformers]; skipped" in v.checks
+    assert "transformers" not in json.dumps(script.bodies[0]["messages"])  # the model never sees it
+
+
+def test_real_engine_last_rerank_is_per_thread(tmp_path: Path) -> None:
+    from caas_tui.retrieve.engine import Engine
+
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "mod.py").write_text("def greet(name):\n    return 'hi ' + name\n", encoding="utf-8")
+    engine = Engine.open(root)
+    try:
+        from caas_tui.retrieve.rerank import Reranker
+
+        class Scorer:
+            model_id = "fake"
+
+            def encode(self, texts: Sequence[str], *, query: bool = False) -> Any:
+                import numpy as np
+
+                return np.ones((len(texts), 2), dtype=np.float32) / np.sqrt(2)
+
+        engine.reranker = Reranker(Scorer(), budget_s=60.0)
+        engine.search("greet", 3, rerank=True)
+        mine = engine.last_rerank
+        seen: list[object] = []
+        worker = threading.Thread(target=lambda: seen.append(engine.last_rerank))
+        worker.start()
+        worker.join()
+    finally:
+        engine.close()
+    assert mine is not None and mine.reranked >= 1 and not mine.skipped
+    assert seen == [None]  # another thread's searches never show up as this one's outcome

@@ -68,6 +68,43 @@ def test_parse_spec_decodes_prefix_and_options() -> None:
     assert parse_st_spec("st:/models/e5?passage_prefix=passage:%20").passage_prefix == "passage: "
 
 
+def test_backend_parameter_and_canonical_ids() -> None:
+    assert parse_st_spec("st:minilm?max_length=64").backend == "torch"
+    onnx = parse_st_spec("st:minilm?max_length=64&backend=onnx-int8")
+    assert onnx.backend == "onnx-int8" and onnx.max_length == 64
+    assert onnx.canonical_params() == "?max_length=64&backend=onnx-int8"
+    # torch is the default and stays unnamed, so indexes built before the parameter existed are reused
+    assert parse_st_spec("st:minilm?backend=torch&max_length=64").canonical_params() == "?max_length=64"
+    assert parse_st_spec("st:minilm?backend=onnx-int8").canonical_params() == "?backend=onnx-int8"
+
+
+def test_torch_and_onnx_backends_get_different_model_ids(fake_st: type[FakeST], tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from caas_tui.index import encoders_onnx
+
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "model.safetensors").write_bytes(b"minilm")
+    monkeypatch.setattr(encoders_st, "packaged_minilm_dir", lambda: folder)
+    seen: list[dict[str, object]] = []
+
+    def fake_onnx(path: Path, **kwargs: object) -> HashingEncoder:
+        seen.append(kwargs)
+        enc = HashingEncoder(32)
+        enc.model_id = str(kwargs["model_id"])
+        return enc
+
+    monkeypatch.setattr(encoders_onnx, "require_onnxruntime", lambda spec: None)
+    monkeypatch.setattr(encoders_onnx, "load_onnx_encoder", fake_onnx)
+    torch_enc = load_encoder("st:minilm?max_length=64")
+    onnx_enc = load_encoder("st:minilm?max_length=64&backend=onnx-int8")
+    assert isinstance(torch_enc, SentenceTransformerEncoder) and not isinstance(onnx_enc, SentenceTransformerEncoder)
+    digest = weights_digest(folder)
+    assert torch_enc.model_id == f"st:minilm@{digest}?max_length=64"
+    assert onnx_enc.model_id == f"st:minilm@{digest}?max_length=64&backend=onnx-int8"
+    assert seen[0]["digest"] == digest and seen[0]["max_length"] == 64
+
+
 @pytest.mark.parametrize(
     "spec, needle",
     [
@@ -75,6 +112,7 @@ def test_parse_spec_decodes_prefix_and_options() -> None:
         ("st:m?colour=red", "unknown parameter 'colour'"),
         ("st:m?max_length=-3", "positive integer"),
         ("st:m?batch_size=x", "positive integer"),
+        ("st:m?backend=tensorrt", "backend must be one of torch, onnx-int8"),
     ],
 )
 def test_bad_specs_are_one_line_model_errors(spec: str, needle: str) -> None:

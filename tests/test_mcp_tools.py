@@ -190,6 +190,36 @@ async def test_search_hits_carry_ranks_and_bounded_snippets(server: MCPServer) -
         assert all(h["dense_rank"] is None for h in docs["hits"])
 
 
+async def test_search_rerank_reports_how_it_went(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    from caas_tui.retrieve import engine as engine_module
+    from caas_tui.retrieve.rerank import Reranker, RerankUnavailable
+
+    def unavailable(*_a: Any, **_k: Any) -> Reranker:
+        raise RerankUnavailable("re-ranking needs caas-tui[transformers]; skipped")
+
+    monkeypatch.setattr(engine_module, "load_reranker", unavailable)
+    async with mcp.Client(build_server(engine)) as c:
+        plain = await call(c, "search", query="remove a body", k=3)
+        assert plain["rerank"] is None and all(h["rerank_score"] is None for h in plain["hits"])
+        skipped = await call(c, "search", query="remove a body", k=3, rerank=True)
+        assert skipped["rerank"] == "re-ranking needs caas-tui[transformers]; skipped"
+        assert [h["path"] for h in skipped["hits"]] == [h["path"] for h in plain["hits"]]
+
+    class Scorer:  # the model edge: prefers whatever mentions "scheduler"
+        model_id = "fake"
+
+        def encode(self, texts: Any, *, query: bool = False) -> Any:
+            rows = [[1.0, 0.0] if query or "schedul" in t.lower() else [0.0, 1.0] for t in texts]
+            return np.asarray(rows, dtype=np.float32)
+
+    engine.reranker = Reranker(Scorer(), budget_s=60.0)
+    async with mcp.Client(build_server(engine)) as c:
+        out = await call(c, "search", query="remove a body", k=3, rerank=True)
+    assert out["rerank"].startswith("re-scored the top") and out["hits"][0]["rerank_score"] is not None
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

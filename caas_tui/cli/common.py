@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +26,25 @@ def add_root(parser: argparse.ArgumentParser) -> None:
 
 def notify(message: str) -> None:
     stderr.print(f"caas-tui: {message}", markup=False, soft_wrap=True)
+
+
+class _Notices(logging.Handler):
+    """Log records as ``caas-tui: message`` lines on whatever ``sys.stderr`` is at the time."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            notify(record.getMessage())
+        except Exception:  # noqa: BLE001 - a notice must never break the command
+            self.handleError(record)
+
+
+def announce_model_preparation() -> None:
+    """Show, on stderr, the one-time notices of model preparation (the ONNX export of the
+    re-ranking model takes a few seconds once); the TUI never calls this: stderr is its screen."""
+    logger = logging.getLogger("caas_tui.index.encoders_onnx")
+    if not any(isinstance(h, _Notices) for h in logger.handlers):
+        logger.addHandler(_Notices(logging.INFO))
+        logger.setLevel(logging.INFO)
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from caas_tui.cli.common import add_root, open_engine, progress_bar
+from caas_tui.cli.common import add_root, announce_model_preparation, open_engine, progress_bar
 from caas_tui.errors import CaasError
 from caas_tui.models import Claim, Verdict
 from caas_tui.review.runner import (
@@ -100,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
         reviewer, warning = make_reviewer(args.reviewer, engine.cfg)
         if warning:
             notify(warning)
+        if getattr(reviewer, "rerank", False):
+            announce_model_preparation()
         docs = [relative_doc_path(engine, d) for d in args.docs] if args.docs else reviewable_paths(engine)
         console = Console(highlight=False)
         contradicted = incomplete = 0

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from caas_tui.cli.common import add_root, open_engine
+from caas_tui.cli.common import add_root, announce_model_preparation, open_engine
 from caas_tui.errors import CaasError
 from caas_tui.models import KINDS, MODES, Hit
 from caas_tui.retrieve.engine import Engine
@@ -34,6 +34,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def _run_query(engine: Engine, args: argparse.Namespace, query: str) -> list[Hit]:
     rerank = getattr(args, "rerank", False)
+    if rerank:
+        announce_model_preparation()
     hits = engine.search(query, args.k, mode=args.mode, kinds=args.kind, path_glob=args.path,
                          expand=getattr(args, "expand", False), rerank=rerank)
     # --rerank: say once (on stderr) if it was skipped or ran out of time; stdout stays data.

@@ -26,6 +26,8 @@ class SearchHit(BaseModel):
     bm25_rank: int | None = Field(description="rank in the lexical channel, null if it did not find this chunk")
     dense_rank: int | None = Field(description="rank in the dense channel, null if it did not find this chunk")
     via: str | None = Field(description="why a hit was added: exact symbol match or a graph edge")
+    rerank_score: float | None = Field(default=None, description="MiniLM cosine when rerank was asked and this hit "
+                                       "was re-scored")
     snippet: str = Field(description="the start of the chunk's text; read_span gives the exact lines")
 
 
@@ -34,6 +36,8 @@ class SearchResult(Budgeted):
     mode: str
     kind: str | None
     hits: list[SearchHit]
+    rerank: str | None = Field(default=None, description="with rerank: how it went (re-scored, out of time, or "
+                               "skipped because the transformers extra is not installed)")
 
 
 class SpanResult(Budgeted):

@@ -68,7 +68,7 @@ class Tools:
 
     # -- search ----------------------------------------------------------------------
     def search(self, query: str, k: int = 10, mode: str = "hybrid", kind: str | None = None,
-               expand: bool = False) -> SearchResult:
+               expand: bool = False, rerank: bool = False) -> SearchResult:
         lim = self.limits
         query = query.strip()
         if not query:
@@ -84,16 +84,23 @@ class Tools:
             raise ToolError(f"unknown kind {kind!r} (choose from {', '.join(KINDS)}, or leave it out)")
 
         def answer() -> SearchResult:
-            hits = self.engine.search(query, k, mode=mode, kinds=[kind] if kind else None, expand=expand)
+            hits = self.engine.search(query, k, mode=mode, kinds=[kind] if kind else None, expand=expand,
+                                      rerank=rerank)
+            outcome = self.engine.last_rerank if rerank else None
+            how = None
+            if outcome is not None:
+                how = outcome.message or (f"re-scored the top {outcome.reranked} fused hits with the MiniLM "
+                                          f"transformer")
             rows = [
                 SearchHit(
                     rank=h.rank, path=h.chunk.path, start_line=h.chunk.start_line, end_line=h.chunk.end_line,
                     symbol=h.chunk.symbol, kind=h.chunk.kind, score=round(h.score, 6), bm25_rank=h.bm25_rank,
-                    dense_rank=h.dense_rank, via=h.via, snippet=clip(h.chunk.text, lim.snippet_chars)[0],
+                    dense_rank=h.dense_rank, via=h.via, rerank_score=h.rerank_score,
+                    snippet=clip(h.chunk.text, lim.snippet_chars)[0],
                 )
                 for h in hits
             ]
-            result = SearchResult(query=query, mode=mode, kind=kind, hits=rows)
+            result = SearchResult(query=query, mode=mode, kind=kind, hits=rows, rerank=how)
             return fit_items(result, "hits", lim.output_chars, "hits", "ask for a smaller k or filter by kind")
 
         return self._run(answer)

@@ -38,7 +38,18 @@ class Engine:
         self._reindex_memory()
         # -- re-ranking (retrieve/rerank.py): loaded on first use; tests inject a Reranker --
         self.reranker: Reranker | None = None
-        self.last_rerank: RerankOutcome | None = None  # of the latest search(rerank=True)
+        # Per thread: reviewers search from several worker threads at once, and each
+        # must read how *its* re-ranking went.
+        self._rerank_state = threading.local()
+
+    @property
+    def last_rerank(self) -> RerankOutcome | None:
+        """How this thread's latest ``search(rerank=True)`` went (None before the first)."""
+        return getattr(self._rerank_state, "outcome", None)
+
+    @last_rerank.setter
+    def last_rerank(self, outcome: RerankOutcome | None) -> None:
+        self._rerank_state.outcome = outcome
 
     @classmethod
     def open(

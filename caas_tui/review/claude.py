@@ -85,6 +85,7 @@ class ClaudeReviewer:
         sleep: Callable[[float], None] | None = None,
         max_tokens: int = 4096,
         batch_sections: bool = False,
+        rerank: bool = False,
     ) -> None:
         if client is None:
             _require_key()
@@ -102,6 +103,7 @@ class ClaudeReviewer:
         self._sleep = sleep  # None: wait on the cancel event, so cancelling cuts a backoff short
         self.max_tokens = max_tokens
         self.batch_sections = batch_sections
+        self.rerank = rerank  # evidence searches re-ranked by the MiniLM transformer (optional extra)
         self.last_usage = Usage()
 
     @classmethod
@@ -110,6 +112,7 @@ class ClaudeReviewer:
         _require_key()
         kwargs.setdefault("model", cfg.review_model)
         kwargs.setdefault("concurrency", cfg.review_concurrency)
+        kwargs.setdefault("rerank", cfg.review_rerank)
         return cls(anthropic.Anthropic(), **kwargs)
 
     # -- the Reviewer protocol ------------------------------------------------------
@@ -219,7 +222,7 @@ class ClaudeReviewer:
         self, claims: list[Claim], engine: EngineLike, tally: UsageTally, cancel: threading.Event
     ) -> list[Verdict]:
         refs = [f"C{n}" for n in range(1, len(claims) + 1)]
-        hits, notes = gather_evidence(engine, claims)
+        hits, notes, rerank_checks = gather_evidence(engine, claims, rerank=self.rerank)
         submit = submit_tool(refs)
         params: dict[str, Any] = {
             "model": self.model,
@@ -228,8 +231,8 @@ class ClaudeReviewer:
             "tools": tool_definitions(submit),
         }
         messages: list[dict[str, Any]] = [{"role": "user", "content": render_request(claims, refs, hits, notes)}]
-        box = ToolBox(engine)
-        checks: list[str] = [f"hybrid search: {len(hits)} hits"]
+        box = ToolBox(engine, rerank=self.rerank)
+        checks: list[str] = [f"hybrid search: {len(hits)} hits", *rerank_checks]
         answers: dict[str, Answer] = {}
         corrected = False
         limit, turns = self.max_turns, 0

@@ -33,7 +33,8 @@ QUERY_CHARS = 1_000
 class EngineLike(Protocol):
     """The slice of :class:`caas_tui.retrieve.engine.Engine` the reviewer uses."""
 
-    def search(self, query: str, k: int = 10, *, kinds: Sequence[str] | None = None) -> list[Hit]: ...
+    def search(self, query: str, k: int = 10, *, kinds: Sequence[str] | None = None,
+               rerank: bool = False) -> list[Hit]: ...
     def find_symbol(self, name: str) -> list[Chunk]: ...
     def read_span(self, path: str, start_line: int, end_line: int) -> str: ...
     def chunks_for_path(self, path: str) -> list[Chunk]: ...
@@ -166,11 +167,29 @@ def claim_query(claim: Claim) -> str:
     return _clip(" ".join([claim.text.strip(), *extra]), QUERY_CHARS)
 
 
-def gather_evidence(engine: EngineLike, claims: Sequence[Claim]) -> tuple[list[Hit], list[str]]:
-    """Top hybrid hits for the claims (deduplicated), and notes about searches that failed."""
+def rerank_check(engine: EngineLike, rerank: bool) -> str | None:
+    """What became of the calling thread's latest re-ranked search, as a verdict check line."""
+    if not rerank:
+        return None
+    outcome = getattr(engine, "last_rerank", None)  # only the real Engine reports it
+    if outcome is None:
+        return None
+    if outcome.skipped:
+        return outcome.skipped
+    if outcome.timed_out:
+        return f"re-ranked the top {outcome.reranked} of {outcome.candidates} hits (out of time for the rest)"
+    return f"re-ranked the top {outcome.reranked} hits with the MiniLM transformer"
+
+
+def gather_evidence(
+    engine: EngineLike, claims: Sequence[Claim], *, rerank: bool = False
+) -> tuple[list[Hit], list[str], list[str]]:
+    """Top hybrid hits for the claims (deduplicated), notes about searches that failed (for
+    the model), and check lines saying how re-ranking went (for the writer, not the model)."""
     seen: set[str] = set()
     hits: list[Hit] = []
     notes: list[str] = []
+    checks: list[str] = []
 
     def own(chunk: Chunk) -> bool:
         # The doc section holding the claim proves nothing about the code.
@@ -181,10 +200,13 @@ def gather_evidence(engine: EngineLike, claims: Sequence[Claim]) -> tuple[list[H
 
     for claim in claims:
         try:
-            found = engine.search(claim_query(claim), EVIDENCE_K)
+            found = engine.search(claim_query(claim), EVIDENCE_K, rerank=rerank)
         except CaasError as exc:
             notes.append(f"search failed: {exc}")
             continue
+        check = rerank_check(engine, rerank)
+        if check and check not in checks:
+            checks.append(check)
         for hit in found:
             if hit.chunk.id in seen or own(hit.chunk):
                 continue
@@ -202,7 +224,7 @@ def gather_evidence(engine: EngineLike, claims: Sequence[Claim]) -> tuple[list[H
         )
     ]
     cap = EVIDENCE_K if len(claims) == 1 else SECTION_EVIDENCE_CAP
-    return hits[:cap], notes
+    return hits[:cap], notes, checks
 
 
 def render_request(claims: Sequence[Claim], refs: Sequence[str], hits: Sequence[Hit], notes: Sequence[str]) -> str:
@@ -248,8 +270,9 @@ class ToolOutcome:
 class ToolBox:
     """Runs the read-only tools against an engine; never raises for bad input."""
 
-    def __init__(self, engine: EngineLike) -> None:
+    def __init__(self, engine: EngineLike, *, rerank: bool = False) -> None:
         self.engine = engine
+        self.rerank = rerank
 
     def run(self, name: str, args: object) -> ToolOutcome:
         check = f"{name} {_clip(_describe(args), 120)}"
@@ -275,7 +298,8 @@ class ToolBox:
         if kind != "any" and kind not in KINDS:
             raise ValueError(f"kind must be one of {', '.join(KINDS)} or any")
         kinds = None if kind == "any" else [kind]
-        hits = self.engine.search(_clip(query, QUERY_CHARS), max(1, min(k, MAX_SEARCH_K)), kinds=kinds)
+        hits = self.engine.search(_clip(query, QUERY_CHARS), max(1, min(k, MAX_SEARCH_K)), kinds=kinds,
+                                  rerank=self.rerank)
         return render_hits(hits)
 
     def _read(self, args: dict[str, Any]) -> str:
