@@ -91,13 +91,13 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def corpus(work: Path) -> tuple[Path, list[Query]]:
-    """The blanked stdlib corpus under ``work`` (made once) and all its queries."""
+def corpus(work: Path, source: Path | None = None) -> tuple[Path, list[Query]]:
+    """The blanked corpus under ``work`` (made once; the stdlib unless ``source``) and all its queries."""
     root = work / "quality"
     marker = work / CORPUS_MARKER
     if marker.is_file() and root.is_dir():
         return root, [Query(**q) for q in json.loads(marker.read_text())]
-    queries = make_corpus(root, blank_docstrings=True)
+    queries = make_corpus(root, blank_docstrings=True, source=source)
     marker.write_text(json.dumps([q.__dict__ for q in queries]))
     return root, queries
 
@@ -160,6 +160,8 @@ def main() -> int:
     ap.add_argument("--old-model", type=Path, default=default_model_dir(), help="the current static model")
     ap.add_argument("--new-model", type=Path, default=None, help="the trained static model to compare")
     ap.add_argument("--work", type=Path, default=None, help="keep corpus and indexes here (default: a temp dir)")
+    ap.add_argument("--corpus", type=Path, default=None, help="a folder of Python code to use instead of the "
+                    "stdlib (a package never used in training, for a held-out check); use its own --work")
     ap.add_argument("--no-transformer", action="store_true", help="skip the MiniLM transformer rows")
     ap.add_argument("--no-rerank", action="store_true")
     ap.add_argument("--rerank-spec", default=None, help="reranker model spec (default: rerank.default_spec(): "
@@ -177,7 +179,7 @@ def main() -> int:
         args.work = Path(tmp.name)
     work: Path = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    root, all_queries = corpus(work)
+    root, all_queries = corpus(work, args.corpus.resolve() if args.corpus else None)
     chosen = sample(all_queries, args.queries)
     chosen_set = {(q.path, q.symbol) for q in chosen}
     warmup = [q for q in sample(all_queries, args.queries + 40, seed=11) if (q.path, q.symbol) not in chosen_set][:10]

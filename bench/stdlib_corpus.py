@@ -1,7 +1,9 @@
 """The benchmark corpus every machine has: the installed Python standard library.
 
 ``make_corpus(dest, blank_docstrings=...)`` copies the stdlib's own modules (no
-site-packages, no test suites, no demo/IDE packages) into ``dest``.
+site-packages, no test suites, no demo/IDE packages) into ``dest``; ``source=DIR``
+takes any other folder of Python code instead (a held-out package, say), with the
+same rules.
 With ``blank_docstrings`` every docstring is replaced by an empty string literal,
 keeping line numbers, and the removed first sentences are returned as queries
 whose answer is the function they described.
@@ -29,8 +31,8 @@ class Query:
     start_line: int
 
 
-def stdlib_files() -> list[tuple[Path, str]]:
-    root = Path(sysconfig.get_paths()["stdlib"])
+def stdlib_files(source: Path | None = None) -> list[tuple[Path, str]]:
+    root = source if source is not None else Path(sysconfig.get_paths()["stdlib"])
     out: list[tuple[Path, str]] = []
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root)
@@ -54,11 +56,11 @@ def _module(rel: str) -> str:
     return ".".join(parts)
 
 
-def make_corpus(dest: Path, *, blank_docstrings: bool) -> list[Query]:
+def make_corpus(dest: Path, *, blank_docstrings: bool, source: Path | None = None) -> list[Query]:
     if dest.exists():
         shutil.rmtree(dest)
     queries: list[Query] = []
-    for src, rel in stdlib_files():
+    for src, rel in stdlib_files(source):
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         raw = src.read_bytes()
