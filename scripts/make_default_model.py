@@ -179,8 +179,13 @@ def fix_up(folder: Path, source: Path, src_version: str) -> str:
     )
     (folder / "LICENSE").write_text(LICENSE_HEADER.format(hub_id=HUB_ID) + apache_text(), encoding="utf-8")
 
-    # Fail loudly rather than commit a file that names this machine.
-    leaks = [str(source.parent), str(folder), str(REPO_ROOT), tempfile.gettempdir() + "/"]
+    seal(folder, [str(source.parent), str(folder)])
+    return sha256
+
+
+def seal(folder: Path, leaks: list[str]) -> None:
+    """Make every file 0644 and fail loudly rather than ship a file that names this machine."""
+    leaks = [*leaks, str(REPO_ROOT), tempfile.gettempdir() + "/"]
     for path in folder.rglob("*"):
         if path.is_file():
             path.chmod(0o644)
@@ -189,7 +194,6 @@ def fix_up(folder: Path, source: Path, src_version: str) -> str:
                 bad = [leak for leak in leaks if leak in text]
                 if bad:
                     sys.exit(f"{path.name} still contains a local path: {bad[0]}")
-    return sha256
 
 
 def main() -> None:

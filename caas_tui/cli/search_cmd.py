@@ -34,8 +34,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def _run_query(engine: Engine, args: argparse.Namespace, query: str) -> list[Hit]:
     rerank = getattr(args, "rerank", False)
-    if rerank:
-        announce_model_preparation()
     hits = engine.search(query, args.k, mode=args.mode, kinds=args.kind, path_glob=args.path,
                          expand=getattr(args, "expand", False), rerank=rerank)
     # --rerank: say once (on stderr) if it was skipped or ran out of time; stdout stays data.
@@ -77,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         raise CaasError("--queries prints JSON Lines: add --json")
     if args.k <= 0:
         raise CaasError("-k must be a positive number")
+    if getattr(args, "rerank", False):
+        announce_model_preparation()
     queries: list[str]
     if args.queries is not None:
         try:
