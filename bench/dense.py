@@ -50,9 +50,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from stdlib_corpus import Query, make_corpus, sample
 
-from caas_tui.index.embed import default_model_dir, load_encoder
+from caas_tui.index.encoders import default_model_dir, load_encoder
 from caas_tui.index.protocols import Encoder
 from caas_tui.retrieve.engine import Engine
+from caas_tui.retrieve.request import SearchRequest, as_mode
 from caas_tui.retrieve.rerank import DEFAULT_BUDGET_S, TORCH_SPEC, default_spec, load_reranker
 
 CORPUS_MARKER = ".bench-corpus.json"
@@ -138,14 +139,15 @@ def run_row(engine: Engine, queries: list[Query], warmup: list[Query], mode: str
     reranked: list[int] = []
     for q in queries:
         t0 = time.perf_counter()
-        hits = engine.search(q.text, 10, mode=mode, rerank=rerank)
+        result = engine.run(SearchRequest(q.text, 10, mode=as_mode(mode), rerank=rerank))
+        hits = result.hits
         times.append((time.perf_counter() - t0) * 1000)
         pos = next((h.rank for h in hits if _is_target(h.chunk, q)), None)
         rr.append(1 / pos if pos else 0.0)
         hits10 += pos is not None
-        if rerank and engine.last_rerank is not None:
-            timeouts += engine.last_rerank.timed_out
-            reranked.append(engine.last_rerank.reranked)
+        if result.rerank is not None:
+            timeouts += result.rerank.timed_out
+            reranked.append(result.rerank.reranked)
     row = {"mrr@10": statistics.fmean(rr), "hit@10": hits10 / len(queries),
            "p50_ms": statistics.median(times), "p95_ms": _pct(times, 0.95)}
     if rerank:

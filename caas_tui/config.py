@@ -19,6 +19,11 @@ Example::
     model = "claude-sonnet-4-6"
     concurrency = 4
     rerank = true      # re-rank the reviewer's evidence searches (needs caas-tui[transformers])
+    execute = false    # also run the docs' Python code blocks in a sandbox (reviewer "execute")
+    python = "/path/to/python"  # runs them when the project has no .venv/ or venv/
+    provider = "anthropic"   # or "bedrock" / "vertex" (the SDK's AnthropicBedrock / AnthropicVertex)
+    base_url = "http://localhost:11434"   # a proxy or local server; ANTHROPIC_BASE_URL also works
+    max_tokens = 4096  # per answer; a local model's context must hold the whole tool loop
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from caas_tui.errors import ConfigError
 
 CONFIG_FILE = "caas.toml"
 DEFAULT_MAX_FILE_BYTES = 1_000_000
+REVIEW_PROVIDERS: tuple[str, ...] = ("anthropic", "bedrock", "vertex")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,13 +55,18 @@ class Config:
     review_model: str = "claude-sonnet-4-6"
     review_concurrency: int = 4
     review_rerank: bool = True
+    review_execute: bool = False
+    review_python: str | None = None
+    review_provider: str = "anthropic"  # anthropic | bedrock | vertex
+    review_base_url: str | None = None  # a proxy or an Anthropic-compatible server; None = the SDK's default
+    review_max_tokens: int = 4096
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def caas_dir(self) -> Path:
         return self.index_dir if self.index_dir is not None else self.root / ".caas"
 
-    def with_overrides(self, **changes: Any) -> "Config":
+    def with_overrides(self, **changes: Any) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
@@ -111,10 +122,24 @@ def load_config(root: Path, **overrides: Any) -> Config:
             changes["review_model"] = str(review["model"])
         if "concurrency" in review:
             changes["review_concurrency"] = max(1, int(_number(review["concurrency"], "review.concurrency")))
+        if "provider" in review:
+            if review["provider"] not in REVIEW_PROVIDERS:
+                raise ConfigError(f"{path}: review.provider must be one of {', '.join(REVIEW_PROVIDERS)}")
+            changes["review_provider"] = review["provider"]
+        if review.get("base_url"):
+            changes["review_base_url"] = str(review["base_url"])
+        if "max_tokens" in review:
+            changes["review_max_tokens"] = max(1, int(_number(review["max_tokens"], "review.max_tokens")))
         if "rerank" in review:
             if not isinstance(review["rerank"], bool):
                 raise ConfigError(f"{path}: review.rerank must be true or false")
             changes["review_rerank"] = review["rerank"]
+        if "execute" in review:
+            if not isinstance(review["execute"], bool):
+                raise ConfigError(f"{path}: review.execute must be true or false")
+            changes["review_execute"] = review["execute"]
+        if review.get("python"):
+            changes["review_python"] = str(review["python"])
         cfg = replace(cfg, **changes)
     if overrides.get("index_dir") is not None:
         overrides["index_dir"] = Path(overrides["index_dir"]).resolve()

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
+# Each vocabulary is a Literal for the type checker and a tuple of its values for runtime checks.
 Kind = Literal["code", "test", "doc", "upstream", "api"]
-KINDS: tuple[str, ...] = ("code", "test", "doc", "upstream", "api")
+KINDS: tuple[Kind, ...] = get_args(Kind)
 Mode = Literal["hybrid", "bm25", "dense"]
-MODES: tuple[str, ...] = ("hybrid", "bm25", "dense")
+MODES: tuple[Mode, ...] = get_args(Mode)
 VerdictLabel = Literal["consistent", "contradicted", "incomplete", "unverified", "stale"]
-VERDICTS: tuple[str, ...] = ("consistent", "contradicted", "incomplete", "unverified", "stale")
+VERDICTS: tuple[VerdictLabel, ...] = get_args(VerdictLabel)
 Decision = Literal["pending", "accepted", "rejected", "edited"]
-DECISIONS: tuple[str, ...] = ("pending", "accepted", "rejected", "edited")
+DECISIONS: tuple[Decision, ...] = get_args(Decision)
+FailOn = Literal["contradicted", "incomplete"]  # the lowest verdict that fails a CI run
+FAIL_ONS: tuple[FailOn, ...] = get_args(FailOn)
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +23,7 @@ class SourceFile:
     """One readable project file, decoded, with its provenance."""
 
     path: str  # relative to the project root, forward slashes
-    kind: str  # code | test | doc | upstream
+    kind: Kind  # code | test | doc | upstream ("api" is for chunks only)
     language: str  # python | markdown | rst | text
     text: str
     mtime: float
@@ -38,7 +41,7 @@ class Chunk:
     """
 
     id: str
-    kind: str
+    kind: Kind
     path: str
     start_line: int  # 1-based, inclusive
     end_line: int  # 1-based, inclusive
@@ -70,10 +73,6 @@ class Chunk:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Chunk":
-        return cls(**data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +148,7 @@ class Fix:
 @dataclass(frozen=True, slots=True)
 class Verdict:
     claim_id: str
-    verdict: str  # one of VERDICTS
+    verdict: VerdictLabel
     reviewer: str  # "static" | "claude" — never blank: every verdict names its producer
     rationale: str
     evidence: tuple[EvidenceSpan, ...] = ()

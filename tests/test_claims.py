@@ -6,8 +6,10 @@ import textwrap
 
 import pytest
 
+from caas_tui.ingest import chunk_file
+from caas_tui.models import SourceFile
 from caas_tui.review.claims import claim_id, extract_claims
-from caas_tui.review.docstrings import parse_field
+from caas_tui.review.claims.docstrings import parse_field
 
 
 def claims_of(path: str, text: str):  # type: ignore[no-untyped-def]
@@ -124,7 +126,7 @@ def test_rst_directives_roles_and_literal_blocks() -> None:
     assert claims[0].section == "Physics"
     assert claims[4].section == "Physics > Sub"
     # options, toctree entries, autodoc targets are never claims
-    assert not any(":maxdepth:" in c.text or "intro" == c.text or ":members:" in c.text for c in claims)
+    assert not any(":maxdepth:" in c.text or c.text == "intro" or ":members:" in c.text for c in claims)
 
 
 PY = '''
@@ -236,3 +238,65 @@ def test_broken_input_never_crashes(path: str, text: str) -> None:
     claims = extract_claims(path, text)
     for c in claims:
         assert 1 <= c.start_line <= c.end_line <= text.count("\n") + 1
+
+
+SECTIONS_MD = """\
+# Guide
+
+Call `World.start` first.
+
+Setext Title
+============
+
+The world has `World.step`.
+
+```python
+# not a heading
+x = 1
+```
+
+~~~
+Not a title
+-----------
+~~~
+
+Sub part
+--------
+
+Call `World.add` to add a body.
+
+    # indented, not a heading
+    y = 2
+    ---
+
+Line one mentions `World.one`.
+Line two mentions `World.two`.
+===
+
+## ATX Part ##
+
+Then `World.close` ends it.
+
+- a list item with `World.item`
+---
+
+More text with `World.more`.
+"""
+
+
+def test_a_claim_and_the_chunk_covering_it_name_the_same_section() -> None:
+    """Indexing and claim extraction share one Markdown scanner (``ingest.mdscan``)."""
+    src = SourceFile(path="docs/guide.md", kind="doc", language="markdown", text=SECTIONS_MD, mtime=1.0,
+                     sha256="a" * 64, size=len(SECTIONS_MD))
+    chunks = chunk_file(src)
+    claims = extract_claims("docs/guide.md", SECTIONS_MD)
+    assert {c.kind for c in claims} == {"prose", "code"}
+    for c in claims:
+        covering = [ch for ch in chunks if ch.start_line <= c.start_line <= ch.end_line]
+        assert len(covering) == 1, c
+        assert covering[0].symbol == c.section, (c.start_line, c.text)
+    # the setext and ATX headings count; code (both fences, indented), a list item's and
+    # a two-line paragraph's underline do not
+    assert [ch.symbol for ch in chunks] == [
+        "Guide", "Setext Title", "Setext Title > Sub part", "Setext Title > ATX Part",
+    ]

@@ -21,8 +21,10 @@ import pytest
 from caas_tui.config import Config
 from caas_tui.errors import PathOutsideRoot, ReviewError
 from caas_tui.models import Chunk, Claim, Hit
+from caas_tui.retrieve.request import SearchRequest, SearchResult
 from caas_tui.review.claude import CANCELLED, MALFORMED, ClaudeReviewer
-from caas_tui.review.claude_schema import Usage, evidence_sha256, price_for
+from caas_tui.review.claude.schema import Usage, price_for
+from caas_tui.review.textutil import evidence_sha256
 
 MODEL = "claude-sonnet-4-6"
 SECRET = "sk-ant-api03-TESTSECRETdoNotLeak0123456789"
@@ -95,6 +97,9 @@ class FakeEngine:
         ]
         ranked = [c for s, c in sorted(scored, key=lambda t: -t[0]) if s > 0][:k]
         return [Hit(chunk=c, rank=i + 1, score=1.0 / (i + 1)) for i, c in enumerate(ranked)]
+
+    def run(self, request: SearchRequest) -> SearchResult:
+        return SearchResult(tuple(self.search(request.query, request.k, kinds=request.kinds, rerank=request.rerank)))
 
     def find_symbol(self, name: str) -> list[Chunk]:
         return [
@@ -659,11 +664,9 @@ def test_rerank_outcome_becomes_a_check_line_not_prompt_text() -> None:
     from caas_tui.retrieve.rerank import RerankOutcome
 
     class Reporting(FakeEngine):
-        def search(self, query: str, k: int = 10, *, kinds: Sequence[str] | None = None,
-                   rerank: bool = False) -> list[Hit]:
-            hits = super().search(query, k, kinds=kinds, rerank=rerank)
-            self.last_rerank = RerankOutcome(hits, skipped="re-ranking needs caas-tui[transformers]; skipped")
-            return hits
+        def run(self, request: SearchRequest) -> SearchResult:
+            hits = super().run(request).hits
+            return SearchResult(hits, RerankOutcome(list(hits), skipped="re-ranking needs caas-tui[transformers]; skipped"))
 
     script = Script([verdict()])
     [v] = reviewer(script, rerank=True)[0].review([CLAIM], Reporting())
@@ -690,10 +693,9 @@ def test_real_engine_last_rerank_is_per_thread(tmp_path: Path) -> None:
                 return np.ones((len(texts), 2), dtype=np.float32) / np.sqrt(2)
 
         engine.reranker = Reranker(Scorer(), budget_s=60.0)
-        engine.search("greet", 3, rerank=True)
-        mine = engine.last_rerank
+        mine = engine.run(SearchRequest("greet", 3, rerank=True)).rerank
         seen: list[object] = []
-        worker = threading.Thread(target=lambda: seen.append(engine.last_rerank))
+        worker = threading.Thread(target=lambda: seen.append(engine.run(SearchRequest("greet", 3)).rerank))
         worker.start()
         worker.join()
     finally:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from caas_tui.errors import ModelError
-from caas_tui.index.embed import (
+from caas_tui.index.encoders import (
     DEFAULT_MODEL_NAME,
     HashingEncoder,
     Model2VecEncoder,

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from caas_tui.errors import ModelError
-from caas_tui.index import encoders_st
-from caas_tui.index.embed import HashingEncoder, load_encoder, weights_digest
-from caas_tui.index.encoders_st import SentenceTransformerEncoder, parse_st_spec
+from caas_tui.index.encoders import HashingEncoder, load_encoder, weights_digest
+from caas_tui.index.encoders import st as encoders_st
+from caas_tui.index.encoders.st import SentenceTransformerEncoder, parse_st_spec
 from caas_tui.index.manifest import read_manifest
 from caas_tui.retrieve.engine import Engine
 
@@ -80,7 +80,7 @@ def test_backend_parameter_and_canonical_ids() -> None:
 
 def test_torch_and_onnx_backends_get_different_model_ids(fake_st: type[FakeST], tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from caas_tui.index import encoders_onnx
+    from caas_tui.index.encoders import onnx_int8 as encoders_onnx
 
     folder = tmp_path / "model"
     folder.mkdir()

@@ -20,9 +20,10 @@ import numpy as np
 import pytest
 
 from caas_tui.errors import ModelError
-from caas_tui.index import encoders_onnx, encoders_st
-from caas_tui.index.embed import load_encoder, weights_digest
-from caas_tui.index.encoders_onnx import OnnxEncoder, cache_path, cache_root, load_onnx_encoder
+from caas_tui.index.encoders import load_encoder, weights_digest
+from caas_tui.index.encoders import onnx_int8 as encoders_onnx
+from caas_tui.index.encoders import st as encoders_st
+from caas_tui.index.encoders.onnx_int8 import OnnxEncoder, cache_path, cache_root, load_onnx_encoder
 
 WORDS = ["query:", "doc:", "add", "a", "body", "remove", "the", "from", "world", "step"]
 VOCAB = {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, **{w: i for i, w in enumerate(WORDS, 4)}}
@@ -175,7 +176,7 @@ def test_corrupt_cache_file_is_exported_again_once(folder: Path, tmp_path: Path,
     path.write_bytes(b"half a fi")  # e.g. a disk that filled up under an older version
     encoders_onnx._sessions.clear()
     exporter = FakeExporter()
-    with caplog.at_level(logging.WARNING, logger="caas_tui.index.encoders_onnx"):
+    with caplog.at_level(logging.WARNING, logger="caas_tui.index.encoders.onnx_int8"):
         enc = _load(folder, root, exporter)
     assert len(exporter.calls) == 1 and path.read_bytes() == GOOD
     assert np.allclose(enc.encode(["add a body"])[0], _expected("add a body"), atol=1e-5)

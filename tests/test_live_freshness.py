@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from caas_tui.index.store import RefreshStats
-from caas_tui.live.freshness import check, mark_stale, stale_verdicts, update
+from caas_tui.live.freshness import mark_stale
 from caas_tui.models import Claim, Fix, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims import extract_claims
-from caas_tui.review.store import VerdictStore
+from caas_tui.review.decisions.staleness import check, stale_verdicts, update
+from caas_tui.review.decisions.store import VerdictStore
 from caas_tui.review.textutil import span_sha256, split_lines
 
 GUIDE = "docs/guide.md"

@@ -20,9 +20,8 @@ from caas_tui.live.watcher import RefreshEvent, watch_project
 from caas_tui.models import EvidenceSpan, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims import extract_claims
-from caas_tui.review.claude_schema import evidence_sha256
-from caas_tui.review.store import VerdictStore
-from caas_tui.review.textutil import span_sha256, split_lines
+from caas_tui.review.decisions.store import VerdictStore
+from caas_tui.review.textutil import evidence_sha256, span_sha256, split_lines
 from caas_tui.sources import discover
 
 DEADLINE_S = 6.0

@@ -11,7 +11,7 @@ import pytest
 
 from caas_tui.errors import PatchError, PathOutsideRoot, StaleError
 from caas_tui.models import Fix
-from caas_tui.review.patch import FixRequest, apply_fixes, build_patch
+from caas_tui.review.decisions.patch import FixRequest, apply_fixes, build_patch
 from caas_tui.review.textutil import span_sha256, split_lines
 
 GIT = shutil.which("git")

@@ -12,12 +12,12 @@ import pytest
 from caas_tui.cli.main import main
 from caas_tui.config import load_config
 from caas_tui.errors import StaleError
-from caas_tui.live.freshness import update
 from caas_tui.models import Claim, Fix, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims import extract_claims
-from caas_tui.review.patch import build_patch, requests_from
-from caas_tui.review.store import VerdictStore
+from caas_tui.review.decisions.patch import build_patch, requests_from
+from caas_tui.review.decisions.staleness import update
+from caas_tui.review.decisions.store import VerdictStore
 from caas_tui.review.textutil import span_sha256, split_lines
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
@@ -69,7 +69,7 @@ def check_applies(root: Path, diff: str, line: int, expected: str) -> None:
     assert done.returncode == 0, done.stderr
     lines = split_lines((root / DOC).read_text())
     assert lines[line - 1] == expected
-    assert sum(a != b for a, b in zip(lines, split_lines(git(root, "show", f"HEAD:{DOC}").stdout))) == 1
+    assert sum(a != b for a, b in zip(lines, split_lines(git(root, "show", f"HEAD:{DOC}").stdout), strict=False)) == 1
 
 
 def test_fix_exports_after_the_store_relocated_its_claim(repo: Path) -> None:

@@ -14,10 +14,11 @@ import pytest
 
 from caas_tui.cli.main import main
 from caas_tui.errors import ModelError
-from caas_tui.index import encoders_st
-from caas_tui.index.embed import HashingEncoder
+from caas_tui.index.encoders import HashingEncoder
+from caas_tui.index.encoders import st as encoders_st
 from caas_tui.models import Chunk, Hit
 from caas_tui.retrieve.engine import Engine
+from caas_tui.retrieve.request import SearchRequest
 from caas_tui.retrieve.rerank import (
     ONNX_SPEC,
     SKIPPED_MESSAGE,
@@ -117,12 +118,13 @@ def test_engine_rerank_with_injected_scorer(tiny_project: Path) -> None:
         disliked = plain[0].chunk.text.strip().split("\n")[0]
         assert favourite not in plain[0].chunk.text and disliked not in plain[2].chunk.text
         engine.reranker = Reranker(FakeScorer(favourite, disliked), candidates=50)
-        hits = engine.search("body", 5, rerank=True)
+        result = engine.run(SearchRequest("body", 5, rerank=True))
+        hits = list(result.hits)
         assert hits[0].chunk.id == target  # fused rank 3, cosine rank 1
         assert hits[0].rerank_score == pytest.approx(1.0)
         assert [h.chunk.id for h in hits].index(plain[0].chunk.id) > 0
         assert len(hits) <= 5 and [h.rank for h in hits] == list(range(1, len(hits) + 1))
-        assert engine.last_rerank is not None and engine.last_rerank.reranked >= len(hits)
+        assert result.rerank is not None and result.rerank.reranked >= len(hits)
         assert engine.search("body", 5) == plain  # rerank off: the fused order
     finally:
         engine.close()
@@ -144,10 +146,11 @@ def test_engine_rerank_skipped_cleanly_without_extra(no_st: None, tiny_project: 
     engine = Engine.open(tiny_project, encoder=HashingEncoder(64))
     try:
         plain = engine.search("remove a body", 4)
-        hits = engine.search("remove a body", 4, rerank=True)
+        result = engine.run(SearchRequest("remove a body", 4, rerank=True))
+        hits = list(result.hits)
         assert hits == plain
         assert all(h.rerank_score is None for h in hits)
-        assert engine.last_rerank is not None and engine.last_rerank.message == SKIPPED_MESSAGE
+        assert result.rerank is not None and result.rerank.message == SKIPPED_MESSAGE
     finally:
         engine.close()
 
@@ -223,8 +226,8 @@ def test_real_onnx_reranker_end_to_end(tiny_project: Path, tmp_path: Path, monke
     engine = Engine.open(tiny_project, encoder=HashingEncoder(64))
     try:
         engine.reranker = load_reranker(budget_s=float("inf"))  # onnxruntime is there: the int8 default
-        hits = engine.search("remove a body from the world", 5, rerank=True)
-        outcome = engine.last_rerank
+        result = engine.run(SearchRequest("remove a body from the world", 5, rerank=True))
+        hits, outcome = list(result.hits), result.rerank
         assert outcome is not None and outcome.notes == [f"re-ranked with {ONNX_SPEC} (onnxruntime int8)"]
         assert list((tmp_path / "cache" / "onnx").glob("*.int8.onnx"))
         assert hits and all(h.rerank_score is not None for h in hits) and not outcome.timed_out
@@ -244,7 +247,7 @@ def test_cli_shows_the_one_time_export_notice(capsys: pytest.CaptureFixture[str]
 
     from caas_tui.cli.common import announce_model_preparation
 
-    logger = logging.getLogger("caas_tui.index.encoders_onnx")
+    logger = logging.getLogger("caas_tui.index.encoders.onnx_int8")
     before = list(logger.handlers), logger.level, logger.propagate
     try:
         announce_model_preparation()

@@ -12,7 +12,7 @@ import pytest
 
 from caas_tui.cli.main import main
 from caas_tui.config import load_config
-from caas_tui.review.store import VerdictStore
+from caas_tui.review.decisions.store import VerdictStore
 
 GIT = shutil.which("git")
 

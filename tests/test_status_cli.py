@@ -16,7 +16,7 @@ from caas_tui.index.manifest import MANIFEST_NAME
 from caas_tui.models import Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims import extract_claims
-from caas_tui.review.store import VerdictStore
+from caas_tui.review.decisions.store import VerdictStore
 from caas_tui.review.textutil import split_lines
 
 T1, T2, T3 = "2024-01-01T00:00:00Z", "2024-03-01T00:00:00Z", "2024-04-01T00:00:00Z"

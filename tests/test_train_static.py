@@ -201,7 +201,7 @@ def test_training_end_to_end_on_tiny_corpus(site: Path, fake_stdlib: Path, tmp_p
                      "--cache", str(tmp_path / "cache"), "--max-length", "32", "--pca-dims", "8",
                      "--init", str(REPO / "caas_tui" / "assets" / "model")])
     assert code == 0
-    from caas_tui.index.embed import load_encoder
+    from caas_tui.index.encoders import load_encoder
 
     enc = load_encoder(str(out))
     vecs = enc.encode(["area of a circle", "def circle_area(radius): ..."])

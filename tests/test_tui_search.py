@@ -226,7 +226,7 @@ def test_cli_missing_dir_is_one_line_error(tmp_path: Path, capsys: pytest.Captur
 
 def test_a_claim_is_no_evidence_for_itself() -> None:
     from caas_tui.models import Chunk, Hit
-    from caas_tui.tui.screens.search import without_own_lines
+    from caas_tui.tui.widgets.evidence import without_own_lines
 
     def hit(path: str, start: int, end: int, rank: int) -> Hit:
         chunk = Chunk(id=f"{path}{start}", kind="doc", path=path, start_line=start, end_line=end,

@@ -14,7 +14,8 @@ from caas_tui.errors import CaasError
 from caas_tui.models import Claim, EvidenceSpan, Fix, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims import extract_claims
-from caas_tui.review.store import STORE_FILE, VerdictStore
+from caas_tui.review.decisions.staleness import update
+from caas_tui.review.decisions.store import STORE_FILE, VerdictStore
 from caas_tui.review.textutil import span_sha256, split_lines
 
 
@@ -124,14 +125,16 @@ def test_staleness_after_doc_or_evidence_edit(tmp_path: Path) -> None:
                 (c1, verdict("c1", None, "consistent", (ev_f,), span_sha256(doc_lines, 3, 3))),
                 (c2, verdict("c2", None, "consistent", (ev_g,), span_sha256(doc_lines, 5, 5))),
             ])
-            assert store.refresh_staleness(engine) == []
+            assert update(engine, store) == []
             doc.write_text("# A\n\nCall `f(a, b)` now.\n\nCall `g()` later.\n")
-            stale = store.refresh_staleness(engine)
-            assert [s.claim.id for s in stale] == ["c1"]
-            assert stale[0].verdict.verdict == "stale" and "docs/a.md:3 changed" in stale[0].verdict.rationale
+            stale = [store.get(s.doc, s.claim_id, s.reviewer) for s in update(engine, store)]
+            assert [s.claim.id for s in stale if s] == ["c1"]
+            assert stale[0] is not None
+            assert stale[0].verdict.verdict == "stale" and "docs/a.md:3-3 changed" in stale[0].verdict.rationale
             assert stale[0].original is not None and stale[0].original.verdict == "consistent"
             (root / "pkg" / "m.py").write_text("def f(a):\n    return a\n\n\ndef g():\n    return 1\n")
-            assert [s.claim.id for s in store.refresh_staleness(engine)] == ["c2"]
+            engine.refresh()  # the engine judges evidence against the index as just refreshed, as the watcher runs it
+            assert [s.claim_id for s in update(engine, store)] == ["c2"]
             assert store.mark_stale("docs/a.md") == 0  # already stale: nothing new
     finally:
         engine.close()
@@ -231,7 +234,7 @@ def test_retire_removes_replaced_verdicts_and_keeps_their_history(store_path: Pa
     assert json.loads(archived[1][1])["decision"] == "accepted"
 
 
-def test_refresh_staleness_follows_a_claim_that_only_moved(tmp_path: Path) -> None:
+def test_staleness_follows_a_claim_that_only_moved(tmp_path: Path) -> None:
     root = tmp_path / "proj"
     (root / "docs").mkdir(parents=True)
     doc = root / "docs" / "a.md"
@@ -248,8 +251,8 @@ def test_refresh_staleness_follows_a_claim_that_only_moved(tmp_path: Path) -> No
                 for c in (c1, c2)
             ])
             doc.write_text("# A\n\nIntro.\n\nCall `f(a)` now.\n\nCall `g()` LATER.\n")
-            stale = store.refresh_staleness(engine)
-            assert [s.claim.id for s in stale] == [c2.id]  # edited: stale; moved only: not
+            stale = update(engine, store)
+            assert [s.claim_id for s in stale] == [c2.id]  # edited: stale; moved only: not
             moved = store.get("docs/a.md", c1.id, "static")
             assert moved is not None and moved.verdict.verdict == "contradicted"
             assert (moved.claim.start_line, moved.verdict.fix) == (5, Fix(5, 5, "x"))

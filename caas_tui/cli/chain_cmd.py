@@ -12,11 +12,10 @@ from rich.tree import Tree
 
 from caas_tui.cli.common import add_root, notify, open_engine
 from caas_tui.errors import CaasError
-from caas_tui.graph import EDGE_KINDS, REVERSE_NAMES
+from caas_tui.graph.edges import WALK_NAMES, is_backward_name
 from caas_tui.retrieve.chain import DEFAULT_DEPTH, MAX_HOPS, Chain
 from caas_tui.retrieve.engine import Engine
 
-EDGE_NAMES = tuple(dict.fromkeys([*EDGE_KINDS, *REVERSE_NAMES.values()]))
 _EDGE_STYLE = {
     "calls": "cyan", "called_by": "cyan", "imports": "blue", "inherits": "magenta", "overrides": "magenta",
     "tests": "green", "documents": "yellow", "mentions_upstream": "red",
@@ -31,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_root(p)
     p.add_argument("--depth", type=int, default=DEFAULT_DEPTH, metavar="N", help=f"hops from the root (default {DEFAULT_DEPTH})")
     p.add_argument("--max-hops", type=int, default=MAX_HOPS, metavar="N", help=f"stop after N hops (default {MAX_HOPS})")
-    p.add_argument("--edge", action="append", choices=EDGE_NAMES, default=None, help="only follow this edge (repeatable)")
+    p.add_argument("--edge", action="append", choices=WALK_NAMES, default=None, help="only follow this edge (repeatable)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a tree")
     p.add_argument("target", metavar="SYMBOL_OR_QUERY", help="qualified or short symbol name, else a search query")
 
@@ -53,7 +52,7 @@ def resolve_target(engine: Engine, target: str) -> tuple[str | None, str]:
 
 def _edge_text(edge: str, outgoing: bool) -> str:
     """``<- tests``: the child points at its parent (a test of it, a doc about it)."""
-    return edge if outgoing or edge in REVERSE_NAMES.values() else f"<- {edge}"
+    return edge if outgoing or is_backward_name(edge) else f"<- {edge}"
 
 
 def _label(edge: str | None, node_id: str, label: str, kind: str, path: str, start: int, end: int, conf: float | None) -> Text:

@@ -41,7 +41,7 @@ class _Notices(logging.Handler):
 def announce_model_preparation() -> None:
     """Show, on stderr, the one-time notices of model preparation (the ONNX export of the
     re-ranking model takes a few seconds once); the TUI never calls this: stderr is its screen."""
-    logger = logging.getLogger("caas_tui.index.encoders_onnx")
+    logger = logging.getLogger("caas_tui.index.encoders.onnx_int8")
     if not any(isinstance(h, _Notices) for h in logger.handlers):
         logger.addHandler(_Notices(logging.INFO))
         logger.setLevel(logging.INFO)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from caas_tui.cli.common import add_root
 from caas_tui.config import load_config
-from caas_tui.errors import CaasError, ProjectError
-from caas_tui.review.patch import apply_fixes, build_patch, requests_from
-from caas_tui.review.store import STORE_FILE, VerdictStore
+from caas_tui.errors import ProjectError
+from caas_tui.review.decisions.patch import apply_fixes, build_patch, requests_from, write_patch
+from caas_tui.review.decisions.store import STORE_FILE, VerdictStore
 
 
 def notify(message: str) -> None:
@@ -43,17 +43,19 @@ def run(args: argparse.Namespace) -> int:
         if not requests:
             notify("no accepted fixes to export")
             return 0
-        result = apply_fixes(cfg.root, requests) if args.apply else build_patch(cfg.root, requests)
         if args.apply:
+            if args.out is not None:
+                # the patch first, whole: if it cannot be written, no doc is touched
+                write_patch(args.out, build_patch(cfg.root, requests).diff)
+            result = apply_fixes(cfg.root, requests)
             store.mark_applied(r.key for r in result.exported if r.key is not None)
+        else:
+            result = build_patch(cfg.root, requests)
+            if args.out is not None:
+                write_patch(args.out, result.diff)
     for message in result.messages:
         notify(message)
-    if args.out is not None:
-        try:
-            args.out.write_text(result.diff, encoding="utf-8", newline="")
-        except OSError as exc:
-            raise CaasError(f"{args.out}: cannot write ({exc.strerror or exc})") from exc
-    elif not args.apply:
+    if args.out is None and not args.apply:
         sys.stdout.flush()
         sys.stdout.buffer.write(result.diff.encode("utf-8"))  # bytes: CRLF lines pass through untouched
         sys.stdout.buffer.flush()

@@ -15,56 +15,61 @@ from types import ModuleType
 from caas_tui import __version__
 from caas_tui.errors import CaasError
 
-# name -> module under caas_tui.cli exposing add_parser(subparsers) and run(args) -> int
-COMMANDS: dict[str, str] = {
-    "index": "caas_tui.cli.index_cmd",
-    "search": "caas_tui.cli.search_cmd",
-    "review": "caas_tui.cli.review_cmd",
-    "export": "caas_tui.cli.export_cmd",
-    "status": "caas_tui.cli.status_cmd",
-    "watch": "caas_tui.cli.watch_cmd",
-    "chain": "caas_tui.cli.chain_cmd",
-    "mcp": "caas_tui.cli.mcp_cmd",
-    "app": "caas_tui.cli.app_cmd",
+# name -> (module under caas_tui.cli exposing add_parser(subparsers) and run(args) -> int,
+# its one-line help for the command list). Only the module of the command being run is
+# imported: an agent calling the CLI once per question pays for that command alone
+# (tests/test_startup_imports.py). The help lines must match the modules' own (same test).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "index": ("caas_tui.cli.index_cmd", "build or refresh the index (only changed files are redone)"),
+    "search": ("caas_tui.cli.search_cmd", "search the index (builds it first if there is none)"),
+    "review": ("caas_tui.cli.review_cmd",
+               "check docs against the code (verdicts are stored for the app and export)"),
+    "export": ("caas_tui.cli.export_cmd", "write accepted fixes as a unified diff (or apply them)"),
+    "status": ("caas_tui.cli.status_cmd",
+               "what changed since the last index: stale verdicts, drifting docs (read-only)"),
+    "watch": ("caas_tui.cli.watch_cmd", "watch the project: re-index files on save, flag stale verdicts"),
+    "chain": ("caas_tui.cli.chain_cmd",
+              "show what a symbol calls, is called by, tests and docs around it (a symbol name or a search query)"),
+    "mcp": ("caas_tui.cli.mcp_cmd",
+            "serve the index as MCP tools over stdio (for Claude Code and other agents)"),
+    "app": ("caas_tui.cli.app_cmd", "open the review app (the default: `caas-tui [DIR]`)"),
 }
 
 
-def _available() -> dict[str, ModuleType]:
-    mods: dict[str, ModuleType] = {}
-    for name, module in COMMANDS.items():
-        try:
-            mods[name] = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:  # a real missing dependency inside the command: surface it
-                raise
-    return mods
+def load_command(name: str) -> ModuleType:
+    return importlib.import_module(COMMANDS[name][0])
 
 
-def build_parser(mods: dict[str, ModuleType]) -> argparse.ArgumentParser:
+def build_parser(command: str | None) -> argparse.ArgumentParser:
+    """The parser for one command (its module's options), or the command list when ``None``."""
     parser = argparse.ArgumentParser(
         prog="caas-tui",
         description="Find out whether documentation is true. Without a command, opens the review app on DIR.",
     )
     parser.add_argument("--version", action="version", version=f"caas-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for mod in mods.values():
-        mod.add_parser(sub)
+    if command is None:
+        for name, (_, help_line) in COMMANDS.items():
+            sub.add_parser(name, help=help_line)
+    else:
+        load_command(command).add_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    mods = _available()
     # `caas-tui [DIR] [options]` is the app; anything else names a command.
-    if "app" in mods and (not args_list or args_list[0] not in mods and args_list[0] not in ("-h", "--help", "--version")):
+    if not args_list or args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help", "--version"):
         args_list = ["app", *args_list]
-    parser = build_parser(mods)
+    command = args_list[0] if args_list[0] in COMMANDS else None
+    parser = build_parser(command)
     args = parser.parse_args(args_list)
     if not args.command:
         parser.print_help()
         return 0
+    module = load_command(args.command)
     try:
-        return int(mods[args.command].run(args) or 0)
+        return int(module.run(args) or 0)
     except CaasError as exc:
         print(f"caas-tui: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -15,6 +15,7 @@ from caas_tui.cli.common import add_root, announce_model_preparation, open_engin
 from caas_tui.errors import CaasError
 from caas_tui.models import KINDS, MODES, Hit
 from caas_tui.retrieve.engine import Engine
+from caas_tui.retrieve.request import SearchRequest, as_kinds, as_mode
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -33,11 +34,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_query(engine: Engine, args: argparse.Namespace, query: str) -> list[Hit]:
-    rerank = getattr(args, "rerank", False)
-    hits = engine.search(query, args.k, mode=args.mode, kinds=args.kind, path_glob=args.path,
-                         expand=getattr(args, "expand", False), rerank=rerank)
+    result = engine.run(SearchRequest(query, args.k, mode=as_mode(args.mode), kinds=as_kinds(args.kind),
+                                      path_glob=args.path, expand=getattr(args, "expand", False),
+                                      rerank=getattr(args, "rerank", False)))
+    hits = list(result.hits)
     # --rerank: say once (on stderr) if it was skipped or ran out of time; stdout stays data.
-    note = engine.last_rerank.message if rerank and engine.last_rerank else None
+    note = result.rerank.message if result.rerank else None
     if note and note not in vars(args).setdefault("_rerank_notes", set()):
         args._rerank_notes.add(note)
         sys.stderr.write(note + "\n")

@@ -40,6 +40,10 @@ def _print(report: StatusReport) -> None:
         out.print(Text(text, style=style))  # Text: brackets in file names are not markup
 
     line(f"{report.root}: indexed {iso(report.indexed_at)} ({_age(report.index_age_s)} ago)", "bold")
+    if report.skipped:
+        line(f"{len(report.skipped)} file(s) skipped by the indexer:", "dim")
+        for c in report.skipped:
+            line(f"  skipped  {c.reason or c.path}", "dim")
     if report.changed_files:
         line(f"{len(report.changed_files)} file(s) changed since; `caas-tui index` or `caas-tui watch` picks them up:", "yellow")
         for c in report.changed_files:

@@ -1,4 +1,4 @@
-"""graph layer: a Python symbol graph across files, built at index time.
+"""graph layer: a symbol graph across files (Python and the tree-sitter languages), built at index time.
 
 ``extract_fragment(src, chunks)`` reads one file into a ``Fragment`` (its own,
 unresolved facts); ``build_graph(fragments)`` resolves every fragment against
@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 from caas_tui.graph.build import build_graph
 from caas_tui.graph.docfacts import doc_fragment, mentions
+from caas_tui.graph.edges import EDGE_KINDS, EDGES, REVERSE_NAMES, WALK_NAMES, EdgeName, relation, relation_label
 from caas_tui.graph.graph import Neighbour, SymbolGraph
-from caas_tui.graph.model import EDGE_KINDS, REVERSE_NAMES, Edge, Fragment, Node
+from caas_tui.graph.model import Edge, Fragment, Node
 from caas_tui.graph.persist import (
     GRAPH_FILE,
     GRAPH_SCHEMA,
@@ -21,18 +22,27 @@ from caas_tui.graph.persist import (
     save_fragments,
 )
 from caas_tui.graph.pyfacts import python_fragment
+from caas_tui.graph.tsfacts import treesitter_fragment
+from caas_tui.ingest.treesitter import TREESITTER_LANGUAGES
 from caas_tui.models import Chunk, SourceFile
 
 
 def extract_fragment(src: SourceFile, chunks: Sequence[Chunk] = ()) -> Fragment:
-    """What the graph needs from one file: Python definitions and uses for code and
-    tests, sections and the names they mention for everything else (from ``chunks``)."""
-    if src.language == "python" and src.kind in ("code", "test"):
-        return python_fragment(src)
+    """What the graph needs from one file: definitions and uses for code and tests (Python
+    through ``ast``, the tree-sitter languages through their outline), sections and the
+    names they mention for everything else (from ``chunks``)."""
+    if src.kind in ("code", "test"):
+        if src.language == "python":
+            return python_fragment(src)
+        if src.language in TREESITTER_LANGUAGES:
+            found = treesitter_fragment(src)
+            if found is not None:
+                return found
     return doc_fragment(src, chunks)
 
 
 __all__ = [
-    "EDGE_KINDS", "GRAPH_FILE", "GRAPH_SCHEMA", "REVERSE_NAMES", "Edge", "Fragment", "Neighbour", "Node",
-    "SymbolGraph", "build_graph", "extract_fragment", "load_fragments", "mentions", "save_fragments",
+    "EDGES", "EDGE_KINDS", "GRAPH_FILE", "GRAPH_SCHEMA", "REVERSE_NAMES", "WALK_NAMES", "Edge", "EdgeName", "Fragment",
+    "Neighbour", "Node", "SymbolGraph", "build_graph", "extract_fragment", "load_fragments", "mentions", "relation",
+    "relation_label", "save_fragments",
 ]

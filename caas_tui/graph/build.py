@@ -29,8 +29,12 @@ def build_graph(fragments: Mapping[str, Fragment] | Iterable[Fragment]) -> Symbo
     edges = _Edges()
     ext_uses: dict[str, set[str]] = {}
     for frag in project.fragments:
-        for d in frag.defs:
+        for i, d in enumerate(frag.defs):
             if project.defs.get(d.qualname, (None, None))[1] is frag:
+                _code_edges(project, frag, d, edges, ext_uses)
+            elif i == 0 and d.kind == "module" and frag.language != "python" and d.qualname in project.defs:
+                # Another file of the same package (Java, Go, Kotlin): its imports and
+                # top-level uses belong to the package node.
                 _code_edges(project, frag, d, edges, ext_uses)
     for frag in frags:
         for section in frag.sections:
@@ -70,7 +74,7 @@ def _nodes(project: Project, frags: list[Fragment]) -> list[Node]:
 
 
 def _code_edges(project: Project, frag: Fragment, d: PyDef, edges: _Edges, ext_uses: dict[str, set[str]]) -> None:
-    from_test = frag.kind == "test" or frag.example
+    from_test = frag.kind == "test" or frag.example or d.test
     for ref in d.refs:
         val, conf = project.resolve(ref.expr, d, frag)
         if val is None and ref.call:
@@ -91,7 +95,8 @@ def _code_edges(project: Project, frag: Fragment, d: PyDef, edges: _Edges, ext_u
             edges.add(d.qualname, target, "calls", conf, frag.path, ref.line)
         elif project.kind(target) in ("variable", "class"):
             edges.add(d.qualname, target, "uses", conf, frag.path, ref.line)
-    module = frag.module or d.qualname
+    scope = project.file_scope.get(frag.path)
+    module = scope.qualname if scope is not None and scope.qualname in project.defs else frag.module or d.qualname
     for alias, target in d.imports:
         val, conf = project.qualified(target)
         if val is None:
@@ -241,13 +246,13 @@ def _upstream_edges(project: Project, frags: list[Fragment], ext_uses: dict[str,
                 if own is not None:
                     edges.add(section.node, own[0], "mentions_upstream", own[1] * 0.8, frag.path, mention.line)
                 name = mention.name
-                users = index.get(name)
-                if not users or ("." not in name and not _distinctive(name)):
+                named = index.get(name)
+                if not named or ("." not in name and not _distinctive(name)):
                     continue
-                if len(users) > _MAX_UPSTREAM_FANOUT:
+                if len(named) > _MAX_UPSTREAM_FANOUT:
                     continue
                 base = 0.9 if "." in name else 0.5
-                for user, exact in sorted(users.items()):
+                for user, exact in sorted(named.items()):
                     edges.add(section.node, user, "mentions_upstream", 1.0 if exact and "." in name else base, frag.path, mention.line)
 
 

@@ -19,7 +19,10 @@ _ROLE = re.compile(r":(?:py:)?(?:meth|func|class|attr|mod|data|exc|obj|const|pro
 _CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n(.*?)^ {0,3}\1[ \t]*$", re.DOTALL | re.MULTILINE)
 _RST_BLOCK = re.compile(r"(?:^\.\. code-block::[^\n]*|::)[ \t]*\n((?:[ \t]*\n)*(?:(?:[ \t]+[^\n]*)?\n)+)", re.MULTILINE)
-_CHAIN = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(\s*\()?")
+# ``::`` joins Rust paths (``Bin::put``): read as a dot, the separator every symbol uses.
+_CHAIN = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*(\s*\()?")
+# Doc-comment cross-references: JSDoc/TSDoc/Javadoc/KDoc ``{@link Foo#bar}``, C# ``cref="Foo.Bar"``.
+_LINK = re.compile(r"\{@link(?:code|plain)?\s+([A-Za-z_][\w.#:]*)|\bcref\s*=\s*\"(?:[A-Z]:)?([A-Za-z_][\w.]*)")
 _DOTTED = re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![\w/-])")
 _MAX_MENTIONS = 400  # per section: a generated API dump should not flood the graph
 
@@ -47,6 +50,9 @@ def mentions(text: str, first_line: int) -> tuple[Mention, ...]:
         if name and (name[0].isalpha() or name[0] == "_"):
             found.append(Mention(name, line_of(offset), how))
 
+    for m in _LINK.finditer(text):
+        add((m.group(1) or m.group(2)).replace("#", ".").replace("::", "."), m.start(), "role")
+        taken.append(m.span())
     for m in _ROLE.finditer(text):
         target = m.group(1)
         if "<" in target and target.endswith(">"):
@@ -81,7 +87,7 @@ def _code_names(code: str, offset: int, add: Callable[[str, int, str], None], *,
     in a block, a lone lower-case word is a variable or keyword far more often.
     """
     for m in _CHAIN.finditer(code):
-        name = m.group(0).rstrip("( \t")
+        name = m.group(0).rstrip("( \t").replace("::", ".")
         if inline or "." in name or m.group(1) or (name[:1].isupper() and any(c.islower() for c in name)):
             add(name, offset + m.start(), "code")
 

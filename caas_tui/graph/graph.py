@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from caas_tui.graph.model import DEF_KINDS, REVERSE_NAMES, Edge, Node
+from caas_tui.graph.edges import REVERSE_NAMES
+from caas_tui.graph.model import DEF_KINDS, Edge, Node
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +60,6 @@ class SymbolGraph:
     def out_edges(self, node_id: str) -> list[Edge]:
         return list(self._out.get(node_id, ()))
 
-    def in_edges(self, node_id: str) -> list[Edge]:
-        return list(self._in.get(node_id, ()))
-
     def neighbours(self, node_id: str) -> list[Neighbour]:
         """Every node one edge away, either direction, surest first (deterministic)."""
         out = [Neighbour(e.kind, e.dst, e, True) for e in self._out.get(node_id, ())]
@@ -84,10 +82,6 @@ class SymbolGraph:
         if "." in name:
             ids = [i for i in ids if i.endswith("." + name)]
         return [self.nodes[i] for i in ids]
-
-    def nodes_in(self, path: str) -> list[Node]:
-        """The nodes of one file, in file order."""
-        return sorted(self._by_path.get(path, ()), key=lambda n: (n.start_line, -n.end_line))
 
     def node_at(self, path: str, line: int) -> Node | None:
         """The innermost definition or section of ``path`` containing ``line``."""

@@ -12,14 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-# Stored edge kinds (direction: from the user/mentioner to the thing used/mentioned).
-# ``uses``: code reading a constant (``DEFAULT_TOLERANCE``: where defaults live) or naming
-# a class without calling it (``isinstance(s, ManagedSystem)``, ``except SceneError``).
-EDGE_KINDS: tuple[str, ...] = (
-    "calls", "imports", "inherits", "overrides", "tests", "documents", "mentions_upstream", "uses",
-)
-# Names of an edge walked backwards, where the kind reads badly reversed.
-REVERSE_NAMES: dict[str, str] = {"calls": "called_by", "uses": "used_by"}
+# Stored edge kinds (direction: from the user/mentioner to the thing used/mentioned) and
+# their backward names are in ``caas_tui.graph.edges``. ``uses``: code reading a constant
+# (``DEFAULT_TOLERANCE``: where defaults live) or naming a class without calling it
+# (``isinstance(s, ManagedSystem)``, ``except SceneError``).
 
 DEF_KINDS: tuple[str, ...] = ("module", "class", "function", "method", "variable")
 SECTION_KINDS: tuple[str, ...] = ("doc", "upstream", "api")
@@ -65,6 +61,7 @@ class PyDef:
     fixture: bool = False
     imports: tuple[tuple[str, str], ...] = ()  # (alias, absolute target) bound in this scope
     refs: tuple[Ref, ...] = ()
+    test: bool = False  # a test by itself in a code file (Rust ``#[test]``)
 
     @property
     def short(self) -> str:
@@ -98,16 +95,17 @@ class Fragment:
     path: str
     kind: str  # code | test | doc | upstream (the file's kind)
     sha256: str
-    module: str | None = None  # Python files only
+    module: str | None = None  # Python module; package/namespace/module path for tree-sitter languages
     is_package: bool = False  # ``__init__.py``: relative imports start here, not at the parent
     example: bool = False  # under ``examples/``: its uses of the project count as ``tests``
     defs: tuple[PyDef, ...] = ()
     sections: tuple[Section, ...] = ()
+    language: str = "python"  # of code and tests: which scoping rules resolve its names
 
     def to_json(self) -> dict[str, Any]:
         return {
             "path": self.path, "kind": self.kind, "sha256": self.sha256, "module": self.module,
-            "is_package": self.is_package, "example": self.example,
+            "is_package": self.is_package, "example": self.example, "language": self.language,
             "defs": [_def_json(d) for d in self.defs],
             "sections": [
                 [s.node, s.kind, s.symbol, s.start_line, s.end_line, [[m.name, m.line, m.how] for m in s.mentions]]
@@ -120,7 +118,7 @@ class Fragment:
         return cls(
             path=str(data["path"]), kind=str(data["kind"]), sha256=str(data["sha256"]),
             module=data.get("module"), is_package=bool(data.get("is_package")),
-            example=bool(data.get("example")),
+            example=bool(data.get("example")), language=str(data.get("language", "python")),
             defs=tuple(_def_from(d) for d in data.get("defs", [])),
             sections=tuple(
                 Section(str(n), str(k), str(sym), int(a), int(b), tuple(Mention(x, y, z) for x, y, z in ms))
@@ -151,6 +149,8 @@ def _def_json(d: PyDef) -> dict[str, Any]:
         out["i"] = [list(i) for i in d.imports]
     if d.refs:
         out["x"] = [[r.expr, r.line, int(r.call)] for r in d.refs]
+    if d.test:
+        out["t"] = 1
     return out
 
 
@@ -162,7 +162,7 @@ def _def_from(d: dict[str, Any]) -> PyDef:
         locals=tuple(Typed(n, t, c) for n, t, c in d.get("v", ())),
         params=tuple(d.get("p", ())), returns=d.get("r"), fixture=bool(d.get("f")),
         imports=tuple((str(a), str(t)) for a, t in d.get("i", ())),
-        refs=tuple(Ref(e, ln, c == 1) for e, ln, c in d.get("x", ())),
+        refs=tuple(Ref(e, ln, c == 1) for e, ln, c in d.get("x", ())), test=bool(d.get("t")),
     )
 
 

@@ -23,7 +23,7 @@ from caas_tui.graph.model import Fragment
 
 # Bump whenever extraction changes what a fragment holds: an old file is then
 # refused and the index rebuilt, instead of silently resolving stale facts.
-GRAPH_SCHEMA = 1
+GRAPH_SCHEMA = 2  # 2: tree-sitter languages' definitions and uses
 GRAPH_FILE = "graph.jsonl"
 
 # Encoded lines by (path, file sha256): a fragment is a pure function of both.

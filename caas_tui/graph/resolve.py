@@ -21,6 +21,7 @@ MAX_DEPTH = 8  # type chains longer than this are not worth following (and may b
 DISPATCH = 0.95  # a method found through ``self``/an instance may be overridden below
 PROPERTY = 0.8  # ``obj.attr.x`` where ``attr`` is a method: assumed to be a property
 FIXTURE = 0.8  # an untyped test parameter named like a fixture holds what the fixture returns
+_IMPLICIT_THIS = frozenset({"java", "kotlin", "csharp"})  # a bare name may be a member of the enclosing class
 
 
 class Project:
@@ -33,9 +34,14 @@ class Project:
         self.members: dict[str, dict[str, str]] = {}
         self.by_short: dict[str, list[str]] = {}
         self.fixtures: dict[str, dict[str, str]] = {}
+        # Each file's own top-level scope (its first def): in Java, Go or Kotlin several
+        # files share one package, so the package's registered def is only one of them.
+        self.file_scope: dict[str, PyDef] = {}
         for frag in sorted(self.fragments, key=lambda f: f.path):
             assert frag.module is not None
             self.modules.setdefault(frag.module, frag)
+            if frag.defs and frag.defs[0].kind == "module":
+                self.file_scope[frag.path] = frag.defs[0]
             for d in frag.defs:
                 if d.qualname in self.defs:
                     continue  # a property setter or a conditional redefinition: first wins
@@ -59,11 +65,14 @@ class Project:
 
     # -- queries -----------------------------------------------------------------------
     def is_test(self, qualname: str) -> bool:
-        frag = self.defs[qualname][1]
-        return frag.kind == "test" or frag.example
+        d, frag = self.defs[qualname]
+        return frag.kind == "test" or frag.example or d.test
 
     def module_of(self, qualname: str) -> str:
         frag = self.defs[qualname][1]
+        scope = self.file_scope.get(frag.path)
+        if scope is not None and scope.qualname in self.defs:
+            return scope.qualname
         return frag.module or qualname
 
     def mro(self, cls: str) -> list[str]:
@@ -177,14 +186,18 @@ class Project:
             found = self._fixture(name, frag, depth)
             if found[0] is not None:
                 return found
+        if frag.language != "python" and ctx.kind != "module":
+            enclosing = self._enclosing(name, ctx, frag.language)
+            if enclosing is not None:
+                return ("def", enclosing), 1.0
         module = frag.module or ""
         if ctx.kind != "module":
             member = self.members.get(module, {}).get(name)
             if member is not None:
                 return ("def", member), 1.0
-            mdef = self.defs.get(module)
-            if mdef is not None and mdef[1] is frag:
-                return self._head(name, mdef[0], frag, depth + 1)
+            mdef = self.file_scope.get(frag.path)
+            if mdef is not None and mdef is not ctx:
+                return self._head(name, mdef, frag, depth + 1)
             return None, 0.0
         member = self.members.get(module, {}).get(name)
         if member is not None:
@@ -194,6 +207,25 @@ class Project:
             if val is not None and val[0] == "def":
                 return val, conf
         return None, 0.0
+
+    def _enclosing(self, name: str, ctx: PyDef, language: str) -> str | None:
+        """A bare name in a brace language: the enclosing types' members where the language
+        reads them without ``this`` (Java, Kotlin, C#), then each enclosing namespace or
+        module outwards (a C# namespace, a Rust ``mod``, a Java package)."""
+        implicit_this = language in _IMPLICIT_THIS
+        if implicit_this and ctx.cls is not None and self.kind(ctx.cls) == "class":
+            q = self.member(ctx.cls, name)
+            if q is not None:
+                return q
+        parts = ctx.qualname.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            prefix = ".".join(parts[:i])
+            if not implicit_this and self.kind(prefix) == "class":
+                continue
+            q = self.members.get(prefix, {}).get(name)
+            if q is not None:
+                return q
+        return None
 
     def _fixture(self, name: str, frag: Fragment, depth: int) -> tuple[Value | None, float]:
         """A pytest fixture visible from ``frag``: its own module, then conftest upwards."""

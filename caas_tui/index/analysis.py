@@ -104,9 +104,9 @@ class CodeAnalyzer(Analyzer):
     def __eq__(self, other: object) -> bool:
         return (
             type(other) is type(self)
-            and self.stem == other.stem  # type: ignore[attr-defined]
-            and self.stoplist == other.stoplist  # type: ignore[attr-defined]
-            and self.dotted == other.dotted  # type: ignore[attr-defined]
+            and self.stem == other.stem
+            and self.stoplist == other.stoplist
+            and self.dotted == other.dotted
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable cache: never a dict key
@@ -173,8 +173,8 @@ class CodeAnalyzer(Analyzer):
         t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         if not tokenize:
             t.text = value.lower()
-            if keeporiginal:
-                t.original = value
+            if keeporiginal:  # Token takes any attribute (its **kwargs); whoosh declares only some
+                t.original = value  # type: ignore[attr-defined]
             if positions:
                 t.pos = start_pos
             if chars:
@@ -189,7 +189,7 @@ class CodeAnalyzer(Analyzer):
             if not terms:
                 continue
             if keeporiginal:
-                t.original = raw
+                t.original = raw  # type: ignore[attr-defined]
             if chars:
                 t.startchar, t.endchar = start_char + match.start(), start_char + match.end()
             for text, offset, _whole in terms:

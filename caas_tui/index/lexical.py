@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from whoosh import index as whoosh_index
 from whoosh.collectors import Collector, WrappingCollector
@@ -29,7 +29,7 @@ from whoosh.writing import MERGE_SMALL, SegmentWriter
 
 from caas_tui.errors import IndexStoreError
 from caas_tui.index.analysis import TOKEN_RE, CodeAnalyzer, code_analyzer, split_identifier
-from caas_tui.models import Chunk
+from caas_tui.models import Chunk, Kind
 
 TEXT_FIELDS = ("symbol", "content", "path")
 SYMBOL_BOOST = 3.0  # schema field boost: a name match beats a mention in a body
@@ -66,7 +66,7 @@ def make_schema() -> Schema:
 class WhooshLexical:
     """``LexicalBackend`` over a Whoosh index directory."""
 
-    def __init__(self, ix: whoosh_index.Index, directory: Path) -> None:  # use create/open
+    def __init__(self, ix: whoosh_index.FileIndex, directory: Path) -> None:  # use create/open
         self._ix = ix
         self._dir = directory
         analyzer = ix.schema["symbol"].analyzer  # its terms are a superset of content's
@@ -126,7 +126,8 @@ class WhooshLexical:
             if not self._pending and not self._deletes:
                 return
             try:
-                writer = self._ix.writer(timeout=LOCK_TIMEOUT, delay=0.05, limitmb=LIMIT_MB)
+                # one process (procs=1): Whoosh hands back a SegmentWriter
+                writer = cast(SegmentWriter, self._ix.writer(timeout=LOCK_TIMEOUT, delay=0.05, limitmb=LIMIT_MB))
             except LockError as exc:
                 raise IndexStoreError(f"lexical index at {self._dir} is locked by another writer") from exc
             try:
@@ -155,7 +156,7 @@ class WhooshLexical:
         self,
         query: str,
         k: int,
-        kinds: Sequence[str] | None = None,
+        kinds: Sequence[Kind] | None = None,
         *,
         prefix_last: bool = False,
     ) -> list[tuple[str, float]]:
@@ -175,7 +176,7 @@ class WhooshLexical:
                     break  # the cheap query filled k; else the full one runs
             return found
 
-    def _kind_filter(self, searcher: Searcher, kinds: Sequence[str]) -> set[int]:
+    def _kind_filter(self, searcher: Searcher, kinds: Sequence[Kind]) -> set[int]:
         # Whoosh re-evaluates a query filter on every search (it doubled query
         # time); the docnum set is fixed for a searcher, so it is cached until commit.
         key = frozenset(kinds)
@@ -252,7 +253,7 @@ def _fields(chunk: Chunk) -> dict[str, str]:
     }
 
 
-def _wait_unlocked(ix: whoosh_index.Index, directory: Path) -> None:
+def _wait_unlocked(ix: whoosh_index.FileIndex, directory: Path) -> None:
     """Wait briefly for a concurrent commit; a lock held longer is reported."""
     lock = ix.lock("WRITELOCK")
     deadline = time.monotonic() + LOCK_TIMEOUT
@@ -321,7 +322,7 @@ def build_queries(
         # Pre-scoring every clause into an array beat the binary tree of union
         # matchers ~3x on prose queries (stdlib p95 120 -> 45 ms, same ranking).
         query.matcher_type = Or.ARRAY_MATCHER
-    return tries
+    return list[Query](tries)
 
 
 def _prefix_clauses(reader: IndexReader, raw: str) -> list[Query]:

@@ -14,12 +14,37 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from caas_tui.errors import IndexStoreError
+from caas_tui.models import Kind
 
 SCHEMA_VERSION = 1
 MANIFEST_NAME = "manifest.json"
+REBUILD_PLAN = "rebuilding the index"
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestCheck:
+    """Whether the index on disk can be used as it is.
+
+    ``ok``: use it; ``new``: there is none yet; ``rebuild``: it cannot be used because of
+    ``reason``, and ``plan`` says what a writer does about it (a read-only open reports
+    only the reason, since it never rebuilds).
+    """
+
+    state: Literal["ok", "new", "rebuild"]
+    reason: str = ""
+    plan: str = REBUILD_PLAN
+
+    @classmethod
+    def rebuild(cls, reason: str, plan: str = REBUILD_PLAN) -> ManifestCheck:
+        return cls("rebuild", reason, plan)
+
+    @property
+    def notice(self) -> str:
+        """The one line a writer shows before rebuilding."""
+        return f"{self.reason}; {self.plan}"
 
 
 @dataclass(slots=True)
@@ -27,7 +52,7 @@ class FileRecord:
     sha256: str
     mtime: float
     size: int
-    kind: str
+    kind: Kind
     chunks: list[str] = field(default_factory=list)
 
 
@@ -42,6 +67,9 @@ class Manifest:
     files: dict[str, FileRecord] = field(default_factory=dict)
     skipped: list[dict[str, str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # index file (relative to the index dir) -> sha256, recorded when a writer finished: a byte
+    # changed later, even at the same size, is found on open (see integrity.py)
+    checksums: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         # Hand-rolled: dataclasses.asdict deep-copies every chunk id list, which took
@@ -53,23 +81,77 @@ class Manifest:
                 p: {"sha256": r.sha256, "mtime": r.mtime, "size": r.size, "kind": r.kind, "chunks": r.chunks}
                 for p, r in self.files.items()
             },
-            "skipped": self.skipped, "warnings": self.warnings,
+            "skipped": self.skipped, "warnings": self.warnings, "checksums": self.checksums,
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Manifest":
-        files = {p: FileRecord(**rec) for p, rec in data.get("files", {}).items()}
+    def from_json(cls, data: Any) -> Manifest:
+        """Parse untrusted JSON; ValueError (with what is wrong) for any other shape."""
+        if not isinstance(data, dict):
+            raise ValueError(f"expected an object, got {type(data).__name__}")
+        raw_files = data.get("files", {})
+        if not isinstance(raw_files, dict):
+            raise ValueError("'files' is not an object")
+        files = {_str(p, "file path"): _record(p, rec) for p, rec in raw_files.items()}
+        skipped = data.get("skipped", [])
+        warnings = data.get("warnings", [])
+        if not isinstance(skipped, list) or not all(isinstance(s, dict) for s in skipped):
+            raise ValueError("'skipped' is not a list of objects")
+        if not isinstance(warnings, list):
+            raise ValueError("'warnings' is not a list")
+        checksums = data.get("checksums", {})
+        if not isinstance(checksums, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in checksums.items()
+        ):
+            raise ValueError("'checksums' is not an object of strings")
         return cls(
-            model_id=str(data["model_id"]),
-            dims=int(data["dims"]),
-            schema=int(data.get("schema", 0)),
-            state=str(data.get("state", "dirty")),
-            created=float(data.get("created", 0.0)),
-            updated=float(data.get("updated", 0.0)),
+            model_id=_str(data.get("model_id"), "model_id"),
+            dims=_int(data.get("dims"), "dims"),
+            schema=_int(data.get("schema", 0), "schema"),
+            state=_str(data.get("state", "dirty"), "state"),
+            created=_num(data.get("created", 0.0), "created"),
+            updated=_num(data.get("updated", 0.0), "updated"),
             files=files,
-            skipped=list(data.get("skipped", [])),
-            warnings=list(data.get("warnings", [])),
+            skipped=[{str(k): str(v) for k, v in s.items()} for s in skipped],
+            warnings=[str(w) for w in warnings],
+            checksums=dict(checksums),
         )
+
+
+def _str(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{what} is not a string")
+    return value
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} is not an integer")
+    return value
+
+
+def _num(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{what} is not a number")
+    return float(value)
+
+
+_KINDS = frozenset(get_args(Kind))
+
+
+def _record(path: str, rec: Any) -> FileRecord:
+    if not isinstance(rec, dict):
+        raise ValueError(f"record of {path!r} is not an object")
+    chunks = rec.get("chunks", [])
+    if not isinstance(chunks, list) or not all(isinstance(c, str) for c in chunks):
+        raise ValueError(f"chunks of {path!r} are not a list of ids")
+    kind = rec.get("kind")
+    if kind not in _KINDS:
+        raise ValueError(f"kind of {path!r} is not one of {sorted(_KINDS)}")
+    return FileRecord(
+        sha256=_str(rec.get("sha256"), "sha256"), mtime=_num(rec.get("mtime"), "mtime"),
+        size=_int(rec.get("size"), "size"), kind=kind, chunks=chunks,
+    )
 
 
 def read_manifest(directory: Path) -> Manifest | None:
@@ -82,8 +164,14 @@ def read_manifest(directory: Path) -> Manifest | None:
         return None
     try:
         return Manifest.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise IndexStoreError(f"{path}: unreadable index manifest ({exc.__class__.__name__})") from exc
+    except OSError as exc:
+        raise IndexStoreError(f"{path}: unreadable index manifest ({exc.strerror or exc})") from exc
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise IndexStoreError(f"{path}: unreadable index manifest ({_short(exc)})") from exc
+
+
+def _short(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:120] or exc.__class__.__name__
 
 
 def write_manifest(directory: Path, manifest: Manifest) -> None:

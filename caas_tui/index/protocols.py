@@ -8,7 +8,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from caas_tui.models import Chunk
+from caas_tui.models import Chunk, Kind
 
 
 @runtime_checkable
@@ -24,8 +24,11 @@ class LexicalBackend(Protocol):
     def commit(self) -> None:
         """Make pending changes durable and searchable."""
 
-    def search(self, query: str, k: int, kinds: Sequence[str] | None = None) -> list[tuple[str, float]]:
-        """Return up to ``k`` ``(chunk_id, score)`` pairs, best first."""
+    def search(
+        self, query: str, k: int, kinds: Sequence[Kind] | None = None, *, prefix_last: bool = False
+    ) -> list[tuple[str, float]]:
+        """Return up to ``k`` ``(chunk_id, score)`` pairs, best first; ``prefix_last``: the last
+        word is still being typed (match it as a prefix)."""
 
     def doc_count(self) -> int: ...
 

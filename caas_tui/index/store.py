@@ -14,15 +14,23 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from caas_tui.config import Config
 from caas_tui.errors import IndexStoreError, ProjectError
 from caas_tui.graph import Fragment, SymbolGraph, build_graph, extract_fragment, load_fragments, save_fragments
+from caas_tui.index import integrity
 from caas_tui.index.chunkdb import ChunkDB
-from caas_tui.index.embed import load_encoder
+from caas_tui.index.encoders import load_encoder
 from caas_tui.index.lexical import WhooshLexical
-from caas_tui.index.manifest import MANIFEST_NAME, SCHEMA_VERSION, FileRecord, Manifest, read_manifest, write_manifest
+from caas_tui.index.manifest import (
+    MANIFEST_NAME,
+    SCHEMA_VERSION,
+    FileRecord,
+    Manifest,
+    ManifestCheck,
+    read_manifest,
+    write_manifest,
+)
 from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
 from caas_tui.index.vectors import load_vector_index, make_vector_index
 from caas_tui.ingest import chunk_file
@@ -34,6 +42,7 @@ Notify = Callable[[str], None]
 
 _EMBED_CHARS = 4000  # a static model averages token vectors: past this, more text only dilutes
 _LOCK_WAIT_S = 120.0
+_COMMIT_WAIT_S = 30.0  # a refresh's commit window is short; a rebuild from nothing is not worth waiting for
 
 
 def embed_text(chunk: Chunk) -> str:
@@ -88,37 +97,75 @@ class IndexStore:
         progress: Progress | None = None,
         refresh: bool = True,
         read_only: bool = False,
-    ) -> "IndexStore":
+    ) -> IndexStore:
         """``read_only`` (``caas-tui status``): use the index exactly as it is on disk, never
         build, repair or refresh it; IndexStoreError when it cannot be used as it is."""
         if not cfg.root.is_dir():
             raise ProjectError(f"{cfg.root}: not a directory")
         store = cls(cfg, encoder or load_encoder(cfg.model), notify)
         if read_only:
-            with store._writer_lock(wait=True):  # waits out a refresh under way: a consistent view
-                reason = store.manifest_usable()
-                if reason == "new":
-                    raise IndexStoreError(f"no index at {store.directory}")
-                if reason is not None:
-                    raise IndexStoreError(reason.split("; rebuilding")[0])
-                store._load_parts()
+            store._open_last_good(wait_s=_LOCK_WAIT_S)
             return store
-        with store._writer_lock(wait=store.manifest_usable() is None) as have_lock:
-            reason = store.manifest_usable()
-            if reason is None:
+        with store._writer_lock(wait=False) as have_lock:
+            if not have_lock:
+                # Another process is writing: readers keep the last complete index (writers
+                # commit it atomically, see _apply) and leave the refresh to that process.
+                store._open_last_good(wait_s=_COMMIT_WAIT_S, building="another caas-tui process is building the index")
+                if refresh:
+                    store._notify("another caas-tui process is updating the index; using the last complete one")
+                return store
+            check = store.check_manifest()
+            if check.state == "ok":
                 try:
                     store._load_parts()
                 except IndexStoreError as exc:
-                    reason = f"{exc}; rebuilding the index"
-            if reason is not None:
-                if not have_lock:
-                    raise IndexStoreError("another caas-tui process is building the index; try again shortly")
-                if reason != "new":
-                    store._notify(reason)
+                    check = ManifestCheck.rebuild(str(exc))
+            if check.state != "ok":
+                if check.state == "rebuild":
+                    store._notify(check.notice)
                 store._rebuild(progress)
-            elif refresh and have_lock:
+            elif refresh:
                 store.refresh(progress=progress, _locked=True)
         return store
+
+    def _open_last_good(self, *, wait_s: float, building: str = "") -> None:
+        """Load the index as its last writer left it, without the writer lock.
+
+        A seqlock on ``manifest.json``: a writer rewrites it (``dirty``) before touching
+        any part and again (``clean``) after the last one, so parts loaded while its stamp
+        stayed the same and clean are one consistent index. While a writer commits, wait
+        (up to ``wait_s``); a dirty index nobody is writing was left by a crash.
+        """
+        deadline = time.monotonic() + wait_s
+        while True:
+            stamp = self._stamp()
+            check = self.check_manifest()
+            error = ""
+            if check.state == "new":
+                if building and self._lock_busy():
+                    error = building + "; try again shortly"
+                else:
+                    raise IndexStoreError(f"no index at {self.directory}")
+            elif check.state == "rebuild":
+                error = check.reason
+            else:
+                try:
+                    self._load_parts()
+                except IndexStoreError as exc:
+                    error = str(exc)
+                if not error and self._stamp() == stamp:
+                    return
+            writing = self._stamp() != stamp or self._lock_busy()
+            if not writing or time.monotonic() >= deadline:
+                if writing and building:
+                    error = building + "; try again shortly"
+                raise IndexStoreError(error or f"{self.directory}: the index kept changing while it was read")
+            time.sleep(0.05)
+
+    def _lock_busy(self) -> bool:
+        """Whether a writer holds the index lock now (probed without waiting)."""
+        with self._writer_lock(wait=False) as have:
+            return not have
 
     def _write_manifest(self) -> None:
         assert self.manifest is not None
@@ -138,36 +185,40 @@ class IndexStore:
         stale manifest over theirs would lose or duplicate chunks. Returns whether it reloaded."""
         if self._disk_stamp is None or self._stamp() == self._disk_stamp:
             return False
-        reason = self.manifest_usable()
-        if reason is None:
+        check = self.check_manifest()
+        if check.state == "ok":
             try:
                 self._load_parts()
                 return True
             except IndexStoreError as exc:
-                reason = f"{exc}; rebuilding the index"
-        self._notify(reason)
+                check = ManifestCheck.rebuild(str(exc))
+        self._notify(check.notice)
         self._rebuild(None)
         return True
 
-    def manifest_usable(self) -> str | None:
-        """``None`` if the on-disk index can be used, else why not (``"new"``: none yet)."""
+    def check_manifest(self) -> ManifestCheck:
+        """Whether the on-disk index can be used; when it can, ``self.manifest`` is set to it."""
         try:
             manifest = read_manifest(self.directory)
         except IndexStoreError as exc:
-            return f"{exc}; rebuilding the index"
+            return ManifestCheck.rebuild(str(exc))
         if manifest is None:
-            return "new"
+            return ManifestCheck("new")
         if manifest.schema != SCHEMA_VERSION:
-            return f"index is schema v{manifest.schema}, this version needs v{SCHEMA_VERSION}; rebuilding"
+            return ManifestCheck.rebuild(f"index is schema v{manifest.schema}, this version needs v{SCHEMA_VERSION}",
+                                         "rebuilding")
         if manifest.model_id != self.encoder.model_id:
-            return f"index was built with model {manifest.model_id}; rebuilding with {self.encoder.model_id}"
+            return ManifestCheck.rebuild(f"index was built with model {manifest.model_id}",
+                                         f"rebuilding with {self.encoder.model_id}")
         if manifest.state != "clean":
-            return "index was left incomplete by an interrupted build; rebuilding"
+            return ManifestCheck.rebuild("index was left incomplete by an interrupted build", "rebuilding")
         self.manifest = manifest
-        return None
+        return ManifestCheck("ok")
 
     def _load_parts(self) -> None:
         self.close()
+        assert self.manifest is not None
+        integrity.verify(self.directory, self.manifest.checksums)
         self.lexical = WhooshLexical.open(self.directory / "lexical")
         self.vectors = load_vector_index(self.directory / "vectors")
         self.db = ChunkDB(self.directory / "chunks.sqlite")
@@ -277,9 +328,10 @@ class IndexStore:
         return stats
 
     def _apply(self, todo: list[SourceFile], stats: RefreshStats, progress: Progress | None) -> None:
+        """Chunk, embed and buffer everything first; only then mark the index dirty and
+        commit the parts, so readers in other processes keep the last complete index
+        during the slow work and wait out only the short commit."""
         assert self.manifest is not None and self.lexical and self.vectors is not None and self.db
-        self.manifest.state = "dirty"
-        self._write_manifest()
         old_ids: list[str] = []
         for path in stats.removed + [s.path for s in todo]:
             rec = self.manifest.files.pop(path, None)
@@ -303,9 +355,12 @@ class IndexStore:
             self.lexical.delete(old_ids)
             self.vectors.remove(old_ids)
         self._embed(new_chunks, progress)
+        self.lexical.add(new_chunks)
+        # -- commit: from here until the clean manifest, the parts on disk disagree
+        self.manifest.state = "dirty"
+        self._write_manifest()
         if progress:
             progress("lexical", 0, 1)
-        self.lexical.add(new_chunks)
         self.lexical.commit()
         if progress:
             progress("lexical", 1, 1)
@@ -317,6 +372,7 @@ class IndexStore:
         # symbol graph: written while the manifest still says dirty; only changed files were re-read
         save_fragments(self.directory, self.fragments)
         self._graph = None
+        self.manifest.checksums = integrity.record(self.directory)
 
     @property
     def graph(self) -> SymbolGraph:

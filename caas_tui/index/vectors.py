@@ -55,7 +55,7 @@ def _top_k(ids: Sequence[str], scores: np.ndarray, k: int) -> list[tuple[str, fl
         candidates = np.flatnonzero(scores >= kth)
     else:
         candidates = np.arange(len(ids))
-    ranked = sorted((-float(scores[i]), ids[i]) for i in candidates)
+    ranked = sorted((-float(scores[i]), ids[int(i)]) for i in candidates)
     return [(cid, -neg) for neg, cid in ranked[:k]]
 
 
@@ -141,9 +141,9 @@ class ExactVectorIndex:
         if self.dims is None:
             self.dims = int(matrix.shape[1])
             self._mat = np.zeros((0, self.dims), dtype=np.float32)
-        keep = matrix.any(axis=1)
+        keep = np.asarray(matrix.any(axis=1))
         # A zero vector replaces an old one by making the id unsearchable.
-        self.remove([cid for cid, ok in zip(ids, keep) if not ok])
+        self.remove([cid for cid, ok in zip(ids, keep, strict=True) if not ok])
         new = [i for i, cid in enumerate(ids) if keep[i] and cid not in self._pos]
         self._reserve(len(self._ids) + len(new))
         for i, cid in enumerate(ids):
@@ -269,7 +269,7 @@ class UsearchVectorIndex:
         keys = np.arange(self._next_key, self._next_key + len(keep), dtype=np.uint64)
         self._next_key += len(keep)
         self._index.add(keys, matrix[keep], threads=self.add_threads)
-        for key, row in zip(keys.tolist(), keep.tolist()):
+        for key, row in zip(keys.tolist(), keep.tolist(), strict=True):
             self._key[ids[row]] = key
             self._id[key] = ids[row]
 
@@ -298,7 +298,7 @@ class UsearchVectorIndex:
             found = self._index.search(q, count, threads=1)
             pairs = [
                 (self._id[key], 1.0 - float(dist))
-                for key, dist in zip(found.keys.tolist(), found.distances.tolist())
+                for key, dist in zip(found.keys.tolist(), found.distances.tolist(), strict=True)
                 if key in self._id and (allowed is None or self._id[key] in allowed)
             ]
             if len(pairs) >= k or count >= len(self._key):

@@ -9,6 +9,7 @@ from caas_tui.ingest.markdown import chunk_markdown
 from caas_tui.ingest.python import chunk_python, class_signature, function_signature, module_name
 from caas_tui.ingest.rst import chunk_rst
 from caas_tui.ingest.text import chunk_text
+from caas_tui.ingest.treesitter import TREESITTER_LANGUAGES, chunk_treesitter
 from caas_tui.models import Chunk, SourceFile
 
 _CHUNKERS: dict[str, Callable[[SourceFile], list[Piece]]] = {
@@ -16,6 +17,7 @@ _CHUNKERS: dict[str, Callable[[SourceFile], list[Piece]]] = {
     "markdown": chunk_markdown,
     "rst": chunk_rst,
     "text": chunk_text,
+    **dict.fromkeys(TREESITTER_LANGUAGES, chunk_treesitter),
 }
 
 

@@ -70,7 +70,7 @@ class GitDates:
     def open(cls, root: Path, paths: Iterable[str]) -> GitDates | None:
         """GitDates when ``root`` is inside a usable git work tree, else None."""
         try:
-            proc = _git(root, "rev-parse", "--show-toplevel")
+            proc = run_git(root, "rev-parse", "--show-toplevel")
         except (OSError, subprocess.SubprocessError):
             return None
         if proc.returncode != 0:
@@ -87,7 +87,7 @@ class GitDates:
         # One walk of the history for every path at once: the first time a path shows
         # up (newest first) is its last change.
         spec = paths if len(paths) <= _MAX_PATHSPECS else ["."]  # keep argv well under ARG_MAX
-        log = _git(self.root, "log", "--format=%x01%ct", "--name-only", "--no-renames", "-z", "--", *spec)
+        log = run_git(self.root, "log", "--format=%x01%ct", "--name-only", "--no-renames", "-z", "--", *spec)
         if log.returncode != 0:
             raise subprocess.SubprocessError(log.stderr.decode(errors="replace"))
         when = 0.0
@@ -98,7 +98,7 @@ class GitDates:
                 rel = os.fsdecode(token.lstrip(b"\n"))
                 if rel.startswith(self._prefix):
                     self._committed.setdefault(rel[len(self._prefix) :], when)
-        status = _git(self.root, "status", "--porcelain", "-z", "--untracked-files=all", "--", *spec)
+        status = run_git(self.root, "status", "--porcelain", "-z", "--untracked-files=all", "--", *spec)
         if status.returncode == 0:
             for token in status.stdout.split(b"\0"):
                 # "XY path" entries (a rename's second token is the old name, no status)
@@ -121,7 +121,7 @@ class GitDates:
         key = (path, start, end)
         if key not in self._spans:
             began = time.perf_counter()
-            proc = _git(self.root, "log", "-1", "--format=%ct", "-s", "-L", f"{start},{end}:{path}")
+            proc = run_git(self.root, "log", "-1", "--format=%ct", "-s", "-L", f"{start},{end}:{path}")
             self._line_spent += time.perf_counter() - began
             text = proc.stdout.strip()
             self._spans[key] = float(text) if proc.returncode == 0 and text.isdigit() else None
@@ -135,7 +135,8 @@ def change_dates(root: Path, paths: Iterable[str]) -> ChangeDates:
     return GitDates.open(root, paths) or MtimeDates(root)
 
 
-def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+def run_git(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """Run git in ``cwd`` (paths unquoted, no stdin, bounded time); the caller checks the return code."""
     return subprocess.run(
         ["git", "-c", "core.quotepath=off", *args],
         cwd=cwd,

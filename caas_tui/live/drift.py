@@ -13,11 +13,14 @@ from dataclasses import dataclass
 from caas_tui.live.changedates import ChangeDates
 from caas_tui.models import Chunk
 from caas_tui.retrieve.engine import Engine
-from caas_tui.review.mentions import find_mentions
+from caas_tui.review.claims.mentions import find_mentions
 
 DOC_LANGUAGES = frozenset({"markdown", "rst"})
 # A bare name (``spawn``) is trusted only when written as code; in prose it is just a word.
 _CODE_ORIGINS = frozenset({"role", "code", "call"})
+# Dates closer than this are the same time: a copy, checkout or unpack stamps a whole tree
+# within a second or two, and FAT/zip keep only 2 s; that is no evidence of an order.
+SAME_TIME_S = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +39,6 @@ class Drift:
     symbol_path: str
     symbol_changed: float  # epoch seconds
     doc_changed: float
-
-    @property
-    def lag_s(self) -> float:
-        return self.symbol_changed - self.doc_changed
 
 
 def resolve(engine: Engine, name: str, origin: str) -> Chunk | None:
@@ -85,11 +84,11 @@ def find_drift(mentions: list[Mention], dates: ChangeDates) -> list[Drift]:
     for m in mentions:
         doc_changed = dates.file_date(m.doc)
         file_changed = dates.file_date(m.definition.path)
-        if doc_changed is None or file_changed is None or file_changed <= doc_changed:
+        if doc_changed is None or file_changed is None or file_changed <= doc_changed + SAME_TIME_S:
             continue  # the file as a whole bounds its lines: no need to ask git about them
         d = m.definition
         symbol_changed = dates.span_date(d.path, d.start_line, d.end_line)
-        if symbol_changed is not None and symbol_changed > doc_changed:
+        if symbol_changed is not None and symbol_changed > doc_changed + SAME_TIME_S:
             out.append(Drift(m.doc, m.line, m.symbol, d.path, symbol_changed, doc_changed))
     return out
 

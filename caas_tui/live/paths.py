@@ -216,9 +216,6 @@ class PathRules:
         self._levels[rel_dir] = levels
         return levels
 
-    def forget_gitignores(self) -> None:
-        self._levels.clear()
-
     def _stat_entry(self, rel: str) -> FileEntry | Skipped | None:
         """As discover() stats a candidate; None drops it silently (gone, a directory, a FIFO)."""
         full = os.path.join(self.root, rel)

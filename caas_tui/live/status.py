@@ -15,15 +15,16 @@ from caas_tui.errors import IndexStoreError
 from caas_tui.index.manifest import SCHEMA_VERSION, Manifest, read_manifest
 from caas_tui.live.changedates import change_dates
 from caas_tui.live.drift import Drift, doc_mentions, drift_paths, find_drift
-from caas_tui.live.freshness import StaleVerdict, stale_verdicts
 from caas_tui.retrieve.engine import Engine
+from caas_tui.review.decisions import StaleVerdict, stale_verdicts
 from caas_tui.sources import discover
 
 
 @dataclass(frozen=True, slots=True)
 class ChangedFile:
     path: str
-    change: str  # added | changed | removed
+    change: str  # added | changed | removed | skipped
+    reason: str = ""  # why the indexer skipped it (``skipped`` only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,7 @@ class StatusReport:
     stale: tuple[StaleVerdict, ...]
     drift: tuple[Drift, ...]
     dates_from: str  # "git" | "mtime"
+    skipped: tuple[ChangedFile, ...] = ()  # files the indexer skips (binary, over the cap): not changes
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -55,6 +57,7 @@ class StatusReport:
                 for d in self.drift
             ],
             "dates_from": self.dates_from,
+            "skipped_files": [{"path": c.path, "reason": c.reason} for c in self.skipped],
         }
 
 
@@ -80,13 +83,20 @@ def usable_manifest(cfg: Config) -> Manifest:
 
 
 def changed_since_index(cfg: Config, manifest: Manifest) -> list[ChangedFile]:
-    """discover() against the manifest; a new mtime alone (a touch, a checkout) is no change."""
+    """discover() against the manifest; a new mtime alone (a touch, a checkout) is no change.
+    A file the last index skipped (binary, over the size cap) is ``skipped``, not ``added``."""
     out: list[ChangedFile] = []
     seen: set[str] = set()
-    for entry in discover(cfg).entries:
+    skipped = {s.get("path", ""): s.get("reason", "") for s in manifest.skipped}
+    discovery = discover(cfg)
+    for gone in discovery.skipped:
+        skipped.setdefault(gone.path, gone.reason)
+    for entry in discovery.entries:
         seen.add(entry.path)
         rec = manifest.files.get(entry.path)
-        if rec is None:
+        if rec is None and entry.path in skipped:
+            out.append(ChangedFile(entry.path, "skipped", skipped[entry.path]))
+        elif rec is None:
             out.append(ChangedFile(entry.path, "added"))
         elif (rec.mtime != entry.mtime or rec.size != entry.size) and _sha256(cfg, entry.path) != rec.sha256:
             out.append(ChangedFile(entry.path, "changed"))
@@ -107,11 +117,13 @@ def collect_status(engine: Engine, manifest: Manifest, *, now: float | None = No
     mentions = doc_mentions(engine)
     dates = change_dates(cfg.root, drift_paths(mentions))
     drift = find_drift(mentions, dates)
+    changes = changed_since_index(cfg, manifest)
     return StatusReport(
         root=str(cfg.root),
         indexed_at=manifest.updated,
         index_age_s=max(0.0, (now if now is not None else time.time()) - manifest.updated),
-        changed_files=tuple(changed_since_index(cfg, manifest)),
+        changed_files=tuple(c for c in changes if c.change != "skipped"),
+        skipped=tuple(c for c in changes if c.change == "skipped"),
         stale=tuple(stale_verdicts(engine)),
         drift=tuple(drift),
         dates_from=dates.source,

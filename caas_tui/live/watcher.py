@@ -23,9 +23,10 @@ from watchfiles import Change, awatch
 
 from caas_tui.errors import CaasError
 from caas_tui.index.store import RefreshStats
-from caas_tui.live.freshness import StaleVerdict, mark_stale
+from caas_tui.live.freshness import mark_stale
 from caas_tui.live.paths import PathRules, ProjectFilter, Targets
 from caas_tui.retrieve.engine import Engine
+from caas_tui.review.decisions import StaleVerdict
 
 STEP_MS = 100  # quiet time that closes a batch: a save, or one burst of a branch switch
 DEBOUNCE_MS = 1600  # longest a batch may grow while events keep coming

@@ -13,7 +13,7 @@ from caas_tui.errors import ReviewError
 from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims import claim_id, extract_claims
-from caas_tui.review.mentions import code_block_names, symbols_and_spans
+from caas_tui.review.claims.mentions import code_block_names, symbols_and_spans
 from caas_tui.review.static import StaticReviewer
 from caas_tui.review.textutil import normalise_ws, read_text
 

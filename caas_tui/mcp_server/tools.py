@@ -30,6 +30,7 @@ from caas_tui.mcp_server.results import (
 from caas_tui.mcp_server.symbols import definitions
 from caas_tui.models import KINDS, MODES
 from caas_tui.retrieve.engine import Engine
+from caas_tui.retrieve.request import SearchRequest, as_kinds, as_mode
 from caas_tui.review.textutil import read_text, split_lines
 
 T = TypeVar("T")
@@ -84,9 +85,9 @@ class Tools:
             raise ToolError(f"unknown kind {kind!r} (choose from {', '.join(KINDS)}, or leave it out)")
 
         def answer() -> SearchResult:
-            hits = self.engine.search(query, k, mode=mode, kinds=[kind] if kind else None, expand=expand,
-                                      rerank=rerank)
-            outcome = self.engine.last_rerank if rerank else None
+            found = self.engine.run(SearchRequest(query, k, mode=as_mode(mode), kinds=as_kinds([kind] if kind else None),
+                                                  expand=expand, rerank=rerank))
+            hits, outcome = found.hits, found.rerank
             how = None
             if outcome is not None:
                 how = outcome.message or (f"re-scored the top {outcome.reranked} fused hits with the MiniLM "

@@ -5,22 +5,24 @@ from __future__ import annotations
 import fnmatch
 import threading
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from caas_tui.config import Config, load_config
 from caas_tui.errors import CaasError, PathOutsideRoot, ProjectError
+from caas_tui.graph import SymbolGraph
 from caas_tui.index.protocols import Encoder
 from caas_tui.index.store import IndexStore, Notify, Progress, RefreshStats
-from caas_tui.models import KINDS, MODES, Chunk, Hit
-from caas_tui.sources import Discovery
-from caas_tui.graph import SymbolGraph
+from caas_tui.models import KINDS, Chunk, Hit, Kind
 from caas_tui.retrieve.chain import DEFAULT_DEPTH, MAX_HOPS, Chain, chain
-from caas_tui.retrieve.expand import NodeChunks, expand_hits
 from caas_tui.retrieve.diversity import drop_twins
+from caas_tui.retrieve.expand import NodeChunks, expand_hits
 from caas_tui.retrieve.fusion import rrf
-from caas_tui.retrieve.rerank import Reranker, RerankOutcome, RerankUnavailable, load_reranker
 from caas_tui.retrieve.pinning import pin_exact
+from caas_tui.retrieve.request import SearchRequest, SearchResult, as_kinds, as_mode
+from caas_tui.retrieve.rerank import Reranker, RerankOutcome, RerankUnavailable, load_reranker
 from caas_tui.retrieve.symbols import SymbolTable
+from caas_tui.sources import Discovery
 
 MAX_SPAN_CHARS = 20_000
 
@@ -34,22 +36,10 @@ class Engine:
         self.root: Path = store.cfg.root
         self._lock = threading.RLock()
         self._symbols = SymbolTable(store.chunks.values())
-        self._kind_ids: dict[str, set[str]] = {}
+        self._kind_ids: dict[Kind, set[str]] = {}
         self._reindex_memory()
         # -- re-ranking (retrieve/rerank.py): loaded on first use; tests inject a Reranker --
         self.reranker: Reranker | None = None
-        # Per thread: reviewers search from several worker threads at once, and each
-        # must read how *its* re-ranking went.
-        self._rerank_state = threading.local()
-
-    @property
-    def last_rerank(self) -> RerankOutcome | None:
-        """How this thread's latest ``search(rerank=True)`` went (None before the first)."""
-        return getattr(self._rerank_state, "outcome", None)
-
-    @last_rerank.setter
-    def last_rerank(self, outcome: RerankOutcome | None) -> None:
-        self._rerank_state.outcome = outcome
 
     @classmethod
     def open(
@@ -63,7 +53,7 @@ class Engine:
         refresh: bool = True,
         read_only: bool = False,
         **overrides: object,
-    ) -> "Engine":
+    ) -> Engine:
         root_path = Path(root).expanduser()
         if not root_path.exists():
             raise ProjectError(f"{root_path}: no such directory")
@@ -112,7 +102,7 @@ class Engine:
             self._symbols = SymbolTable(chunks.values())
         else:
             self._symbols.replace_paths(paths, (c for c in chunks.values() if c.path in paths))
-        kind_ids: dict[str, set[str]] = {k: set() for k in KINDS}
+        kind_ids: dict[Kind, set[str]] = {k: set() for k in KINDS}
         for cid, chunk in chunks.items():
             kind_ids.setdefault(chunk.kind, set()).add(cid)
         self._kind_ids = kind_ids
@@ -169,56 +159,50 @@ class Engine:
         expand: bool = False,
         rerank: bool = False,
     ) -> list[Hit]:
-        """``expand``: after the ``k`` hits, add up to ``k`` graph neighbours of the top 5
-        (callees, callers, tests, overrides, constants, upstream pages; ``Hit.via`` says why).
+        """The hits of :meth:`run` for these fields (see :class:`SearchRequest`); ``mode`` and ``kinds``
+        are checked here, so front ends may pass what the user typed (CaasError on an unknown one)."""
+        request = SearchRequest(query, k, mode=as_mode(mode), kinds=as_kinds(kinds), path_glob=path_glob,
+                                prefix_last=prefix_last, expand=expand, rerank=rerank)
+        return list(self.run(request).hits)
 
-        ``rerank``: re-score the top fused hits with a transformer (``retrieve/rerank.py``);
-        ``last_rerank`` then tells how it went (skipped without the extra, or out of time).
-        """
-        if mode not in MODES:
-            raise CaasError(f"unknown search mode {mode!r} (choose from {', '.join(MODES)})")
-        bad = [k_ for k_ in (kinds or ()) if k_ not in KINDS]
-        if bad:
-            raise CaasError(f"unknown kind {bad[0]!r} (choose from {', '.join(KINDS)})")
-        query = query.strip()
-        if not query or k <= 0:
-            return []
-        if rerank:
-            return self._search_reranked(query, k, mode, list(kinds) if kinds else None, path_glob, prefix_last,
-                                         expand)
+    def run(self, request: SearchRequest) -> SearchResult:
+        """Answer ``request``; with ``rerank`` the result tells how re-ranking went (skipped
+        without the extra, or out of time)."""
+        query = request.query.strip()
+        if not query or request.k <= 0:
+            return SearchResult(())
+        if query != request.query:
+            request = replace(request, query=query)
+        if request.rerank:
+            return self._run_reranked(request)
         with self._lock:
-            return self._search(query, k, mode, list(kinds) if kinds else None, path_glob, prefix_last, expand)
+            return SearchResult(tuple(self._search(request, request.k)))
 
     # -- re-ranking (retrieve/rerank.py) ---------------------------------------------
-    def _search_reranked(
-        self, query: str, k: int, mode: str, kinds: list[str] | None, path_glob: str | None, prefix_last: bool,
-        expand: bool,
-    ) -> list[Hit]:
+    def _run_reranked(self, request: SearchRequest) -> SearchResult:
         with self._lock:
             if self.reranker is None:
                 try:
                     self.reranker = load_reranker()
                 except RerankUnavailable as exc:
-                    self.last_rerank = RerankOutcome([], skipped=str(exc))
-                    return self._search(query, k, mode, kinds, path_glob, prefix_last, expand)
+                    return SearchResult(tuple(self._search(request, request.k)), RerankOutcome([], skipped=str(exc)))
             reranker = self.reranker
-            hits = self._search(query, max(k, reranker.candidates), mode, kinds, path_glob, prefix_last, expand)
-        outcome = reranker.rerank(query, hits)
-        outcome.hits = outcome.hits[:k]
-        self.last_rerank = outcome
-        return outcome.hits
+            hits = self._search(request, max(request.k, reranker.candidates))
+        outcome = reranker.rerank(request.query, hits)
+        outcome.hits = outcome.hits[: request.k]
+        return SearchResult(tuple(outcome.hits), outcome)
     # -- end re-ranking --
 
-    def _search(
-        self, query: str, k: int, mode: str, kinds: list[str] | None, path_glob: str | None, prefix_last: bool,
-        expand: bool = False,
-    ) -> list[Hit]:
+    def _search(self, request: SearchRequest, k: int) -> list[Hit]:
+        """The fused hits of ``request``, ``k`` of them (more pass through for expansion)."""
         store = self.store
         assert store.lexical is not None and store.vectors is not None
+        query, mode, kinds, path_glob = request.query, request.mode, request.kinds, request.path_glob
         depth = max(50, k * 5) * (4 if path_glob else 1)
         rankings: dict[str, list[str]] = {}
         if mode in ("hybrid", "bm25"):
-            rankings["bm25"] = [cid for cid, _ in store.lexical.search(query, depth, kinds, prefix_last=prefix_last)]
+            rankings["bm25"] = [cid for cid, _ in store.lexical.search(query, depth, kinds,
+                                                                       prefix_last=request.prefix_last)]
         if mode in ("hybrid", "dense"):
             allowed = set().union(*(self._kind_ids.get(x, set()) for x in kinds)) if kinds else None
             vec = store.encoder.encode([query], query=True)[0]
@@ -242,9 +226,9 @@ class Engine:
                     via="exact symbol" if item.id in exact else None,
                 )
             )
-            if len(hits) >= k and not expand:  # expansion reuses the scores of the rest
+            if len(hits) >= k and not request.expand:  # expansion reuses the scores of the rest
                 break
-        if expand:
+        if request.expand:
             return self._expand(hits, k, kinds, path_glob)
         return hits
 
@@ -261,7 +245,7 @@ class Engine:
         with self._lock:
             return chain(self.store.graph, symbol, depth, max_hops=max_hops, edges=edges, min_confidence=min_confidence)
 
-    def _expand(self, hits: list[Hit], k: int, kinds: list[str] | None, path_glob: str | None) -> list[Hit]:
+    def _expand(self, hits: list[Hit], k: int, kinds: Sequence[Kind] | None, path_glob: str | None) -> list[Hit]:
         if self._node_chunks is None:
             self._node_chunks = NodeChunks(self.store.graph, self.store.chunks.values())
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from caas_tui.models import KINDS, Chunk
+from caas_tui.models import KINDS, Chunk, Kind
 from caas_tui.retrieve.fusion import Fused
 from caas_tui.retrieve.symbols import SymbolTable
 
@@ -23,7 +23,7 @@ def looks_like_identifier(token: str) -> bool:
     return "_" in token or "." in token or any(c.isupper() for c in token[1:])
 
 
-def _definitions(symbols: SymbolTable, name: str, kinds: Sequence[str]) -> list[Chunk]:
+def _definitions(symbols: SymbolTable, name: str, kinds: Sequence[Kind]) -> list[Chunk]:
     found = symbols.find(name, kinds, exact_only=True)
     code_keys = {(c.path, c.symbol) for c in found if c.kind == "code"}
     # The docstring twin of a pinned definition adds no evidence and costs a slot.
@@ -38,7 +38,7 @@ def _definitions(symbols: SymbolTable, name: str, kinds: Sequence[str]) -> list[
 
 
 def pin_exact(
-    query: str, fused: list[Fused], symbols: SymbolTable, kinds: Sequence[str] | None
+    query: str, fused: list[Fused], symbols: SymbolTable, kinds: Sequence[Kind] | None
 ) -> tuple[list[Fused], set[str]]:
     """Move definitions the query names exactly to the top; returns the list and the pinned ids.
 

@@ -14,7 +14,7 @@ Candidate vectors are cached per chunk (id + text hash), so a candidate seen by 
 earlier query costs nothing.
 
 Which runtime (:func:`default_spec`): onnxruntime with int8 weights (:data:`ONNX_SPEC`,
-~2x faster than torch on CPU; exported once and cached, see ``index/encoders_onnx.py``)
+~2x faster than torch on CPU; exported once and cached, see ``index/encoders/onnx_int8.py``)
 when onnxruntime is importable, else torch fp32 (:data:`TORCH_SPEC`); if the ONNX model
 cannot be made, torch fp32 is used instead. Each :class:`RerankOutcome` notes which.
 
@@ -151,7 +151,7 @@ class Reranker:
                 t0 = self._clock()
                 out = np.asarray(self.scorer.encode([self.text_of(head[i].chunk) for i in batch]), dtype=np.float32)
                 batch_s = self._clock() - t0
-                for i, vec in zip(batch, out):
+                for i, vec in zip(batch, out, strict=True):
                     vecs[i] = vec
                     self._store(head[i].chunk, vec)
         # Only a fully scored prefix (in fused order) is re-ordered.
@@ -185,7 +185,7 @@ def load_reranker(spec: str | None = None, **options: object) -> Reranker:
     (one line) when it cannot load. The default falls back to torch fp32 if the ONNX model cannot be made."""
     if not _installed("sentence_transformers"):  # the extra, found without importing it (torch is slow)
         raise RerankUnavailable(SKIPPED_MESSAGE)
-    from caas_tui.index.encoders_st import load_st_encoder
+    from caas_tui.index.encoders.st import load_st_encoder
 
     chosen = spec or default_spec()
     note = warning = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from caas_tui.models import Chunk
+from caas_tui.sources.entries import CODE_LANGUAGES
 
 _DEF_KINDS = ("code", "test", "upstream")
 
@@ -23,7 +24,7 @@ class SymbolTable:
         for chunk in chunks:
             if not chunk.symbol:
                 continue
-            short = chunk.symbol.rsplit(".", 1)[-1] if chunk.language == "python" else None
+            short = chunk.symbol.rsplit(".", 1)[-1] if chunk.language in CODE_LANGUAGES else None
             self._by_symbol.setdefault(chunk.symbol, []).append(chunk)
             if short is not None:
                 self._by_short.setdefault(short, []).append(chunk)
@@ -62,6 +63,8 @@ class SymbolTable:
         never matches an unrelated ``b``.
         """
         name = name.strip().strip("`").removesuffix("()")
+        if "::" in name:  # Rust paths (``Bin::put``): symbols are dotted in every language
+            name = name.replace("::", ".")
         if not name:
             return []
         wanted = set(kinds)

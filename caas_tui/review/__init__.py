@@ -1,5 +1,10 @@
 """review layer: claims -> verdicts -> decisions -> patch.
 
+Sub-packages, following the import graph: ``claims`` (extraction), ``static`` (the
+static reviewer), ``claude`` (the Claude reviewer, the only importer of ``anthropic``),
+``decisions`` (the verdict store, staleness, patches). ``base``, ``runner``, ``select``
+and ``textutil`` are shared by them.
+
 Public API (stable for the TUI, MCP server and CLI)::
 
     extract_claims(path, text) -> list[Claim]
@@ -15,9 +20,11 @@ Public API (stable for the TUI, MCP server and CLI)::
 """
 
 from caas_tui.review.claims import extract_claims
-from caas_tui.review.patch import (
+from caas_tui.review.decisions import (
     FixRequest,
     PatchResult,
+    StoredVerdict,
+    VerdictStore,
     apply_fixes,
     build_patch,
     requests_from,
@@ -25,8 +32,6 @@ from caas_tui.review.patch import (
 from caas_tui.review.runner import DocReview, review_doc, reviewable_paths
 from caas_tui.review.select import make_reviewer
 from caas_tui.review.static import StaticReviewer
-from caas_tui.review.store import VerdictStore
-from caas_tui.review.storecodec import StoredVerdict
 
 __all__ = [
     "DocReview", "FixRequest", "PatchResult", "StaticReviewer", "StoredVerdict", "VerdictStore", "apply_fixes",

@@ -11,8 +11,9 @@ from caas_tui.errors import CaasError
 from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import Reviewer, ReviewProgress
-from caas_tui.review.claims import DOC_EXTS, PYTHON_EXTS, extract_claims
+from caas_tui.review.claims.extract import DOC_EXTS, PYTHON_EXTS, extract_claims
 from caas_tui.review.textutil import read_text, span_sha256, split_lines
+from caas_tui.sources import Skipped, load_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +24,7 @@ class DocReview:
     verdicts: tuple[Verdict, ...]  # parallel to ``claims``
 
     def pairs(self) -> list[tuple[Claim, Verdict]]:
-        return list(zip(self.claims, self.verdicts))
+        return list(zip(self.claims, self.verdicts, strict=True))
 
     def count(self, label: str) -> int:
         return sum(1 for v in self.verdicts if v.verdict == label)
@@ -48,6 +49,9 @@ def review_doc(
     engine: Engine, doc_path: str | Path, reviewer: Reviewer, *, progress: ReviewProgress | None = None
 ) -> DocReview:
     rel = relative_doc_path(engine, doc_path)
+    gate = load_path(engine.cfg, rel)  # the indexer's size cap and binary sniff, one place
+    if isinstance(gate, Skipped):
+        raise CaasError(f"not reviewed: {gate.reason}")
     text = read_text(engine.resolve_path(rel))
     claims = extract_claims(rel, text)
     lines = split_lines(text)
@@ -56,7 +60,7 @@ def review_doc(
         raise CaasError(f"{rel}: reviewer {reviewer.name} returned {len(verdicts)} verdicts for {len(claims)} claims")
     stamped = tuple(
         dataclasses.replace(v, doc_sha256=span_sha256(lines, c.start_line, c.end_line))
-        for c, v in zip(claims, verdicts)
+        for c, v in zip(claims, verdicts, strict=True)
     )
     return DocReview(rel, reviewer.name, tuple(claims), stamped)
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import importlib
-import os
 
 from caas_tui.config import Config
 from caas_tui.errors import ConfigError
 from caas_tui.review.base import Reviewer
-from caas_tui.review.static import StaticReviewer
+from caas_tui.review.providers import credentials_problem
+from caas_tui.review.static.reviewer import StaticReviewer
 
 REVIEWERS: tuple[str, ...] = ("static", "claude")
 NO_KEY = "ANTHROPIC_API_KEY is not set; using the static reviewer"
@@ -21,8 +21,9 @@ def make_reviewer(name: str, cfg: Config) -> tuple[Reviewer, str | None]:
         return StaticReviewer(), None
     if name != "claude":
         raise ConfigError(f"unknown reviewer {name!r} (choose from {', '.join(REVIEWERS)})")
-    if not os.environ.get("ANTHROPIC_API_KEY", "").strip():
-        return StaticReviewer(), NO_KEY
+    problem = credentials_problem(cfg.review_provider, cfg.review_base_url)
+    if problem:
+        return StaticReviewer(), f"{problem}; using the static reviewer"  # NO_KEY when the key is missing
     try:
         module = importlib.import_module("caas_tui.review.claude")  # lazy: anthropic loads only when asked for
     except ModuleNotFoundError as exc:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from caas_tui.errors import CaasError
+from caas_tui.models import Chunk
 
 
 def split_lines(text: str) -> list[str]:
@@ -34,6 +35,15 @@ def span_sha256(lines: Sequence[str], start: int, end: int) -> str:
 
 def text_sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def evidence_sha256(chunks: Sequence[Chunk]) -> str:
+    """Content hash of the chunks a span overlaps: the chunk's own sha256 when there is one,
+    else sha256 of their texts joined by newlines in line order. The Claude reviewer pins
+    evidence with it; the staleness check recomputes it with the same chunks."""
+    if len(chunks) == 1:
+        return chunks[0].sha256
+    return hashlib.sha256("\n".join(c.text for c in chunks).encode("utf-8")).hexdigest()
 
 
 def normalise_ws(text: str) -> str:

@@ -16,6 +16,35 @@ LANGUAGES: dict[str, str] = {
     ".markdown": "markdown",
     ".rst": "rst",
     ".txt": "text",
+    ".ts": "typescript",
+    ".tsx": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".java": "java",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".cs": "csharp",
+    ".go": "go",
+    ".rs": "rust",
+}
+# Languages whose files are source code (code or test), not documentation.
+CODE_LANGUAGES: frozenset[str] = frozenset(
+    {"python", "typescript", "javascript", "java", "kotlin", "csharp", "go", "rust"}
+)
+# File-name conventions that mark a test, per language (Python's are checked in ``kind_of``).
+_TEST_SUFFIXES: dict[str, tuple[str, ...]] = {
+    "typescript": (".test.ts", ".spec.ts", ".test.tsx", ".spec.tsx", ".test.mts", ".spec.mts"),
+    "javascript": (".test.js", ".spec.js", ".test.jsx", ".spec.jsx", ".test.mjs", ".spec.mjs", ".test.cjs",
+                   ".spec.cjs"),
+    "java": ("Test.java", "Tests.java"),
+    "kotlin": ("Test.kt", "Tests.kt"),
+    "csharp": ("Tests.cs", "Test.cs"),
+    "go": ("_test.go",),
+    "rust": (),
 }
 # Conventional extension-less documentation files (compared upper-cased).
 TEXT_NAMES: frozenset[str] = frozenset({"README", "CHANGELOG", "CHANGES", "NEWS", "HISTORY"})
@@ -49,7 +78,7 @@ class FileEntry:
 
     path: str  # relative to the project root, forward slashes
     kind: str  # code | test | doc | upstream
-    language: str  # python | markdown | rst | text
+    language: str  # python | markdown | rst | text | typescript | javascript | java | kotlin | csharp | go | rust
     size: int  # bytes, from stat
     mtime: float  # seconds since the epoch, from stat
 
@@ -108,6 +137,13 @@ def kind_of(path: str, language: str, upstream: tuple[str, ...]) -> str:
             or name.startswith("test_")
             or name.endswith(("_test.py", "_test.pyi"))
             or name == "conftest.py"
+        ):
+            return "test"
+        return "code"
+    if language in CODE_LANGUAGES:
+        parts = path.split("/")
+        if any(p in TEST_DIRS or p == "__tests__" for p in parts[:-1]) or parts[-1].endswith(
+            _TEST_SUFFIXES.get(language, ())
         ):
             return "test"
         return "code"

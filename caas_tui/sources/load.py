@@ -9,7 +9,7 @@ import re
 
 from caas_tui.config import Config
 from caas_tui.models import SourceFile
-from caas_tui.sources.entries import FileEntry, Skipped, format_size
+from caas_tui.sources.entries import FileEntry, Skipped, format_size, kind_of, language_of
 
 BINARY_SNIFF_BYTES = 8192
 # surrogateescape turns each undecodable byte into exactly one of these, which
@@ -55,6 +55,18 @@ def load(cfg: Config, entry: FileEntry) -> SourceFile | Skipped:
         size=len(data),
         warnings=(warning,) if warning else (),
     )
+
+
+def load_path(cfg: Config, rel: str) -> SourceFile | Skipped:
+    """``load`` for a root-relative path named by a user (``review DOC``, the app, MCP):
+    the same size cap and binary sniff as indexing, whatever the front end."""
+    try:
+        st = os.stat(os.path.join(cfg.root, rel))
+    except OSError as exc:
+        return Skipped(rel, f"{rel}: cannot read ({exc.strerror or exc})")
+    language = language_of(rel) or "text"
+    entry = FileEntry(rel, kind_of(rel, language, cfg.upstream), language, st.st_size, st.st_mtime)
+    return load(cfg, entry)
 
 
 def decode(path: str, data: bytes) -> tuple[str, str | None]:

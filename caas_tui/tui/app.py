@@ -27,7 +27,7 @@ class CaasApp(App[None]):
         Binding("ctrl+q", "quit", "Quit"),
     ]
     # Below 120 columns the layout tightens (see app.tcss: `.-narrow`).
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
     def __init__(
         self,

@@ -1,8 +1,8 @@
 """The chain of related code around a symbol, as a tree of openable spans.
 
-Uses ``caas_tui.retrieve.chain`` over the engine's symbol graph when both exist; until
-then (or for a name the graph doesn't know) falls back to symbol resolution plus
-search, which finds the same kinds of neighbours less precisely.
+Renders ``caas_tui.retrieve.related``: the symbol graph's neighbourhood when the graph
+knows the name, else the neighbours a name search finds (less precisely), grouped
+by relation with the labels of ``caas_tui.graph.edges``.
 """
 
 from __future__ import annotations
@@ -12,17 +12,13 @@ import re
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
-from caas_tui.models import Chunk, Claim, Hit
+from caas_tui.graph.edges import relation_label
+from caas_tui.models import Claim, Hit
 from caas_tui.retrieve.engine import Engine
+from caas_tui.retrieve.related import Related, RelatedEntry, UnknownSymbol, graph_related, related
 
-_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _TICKED = re.compile(r"`([A-Za-z_][A-Za-z0-9_.]*)(?:\(\))?`")
-_SKIP = frozenset({"print", "len", "range", "isinstance", "super", "dict", "list", "set", "tuple", "str",
-                   "int", "float", "bool", "min", "max", "sorted", "getattr", "setattr", "hasattr", "type",
-                   "enumerate", "zip", "any", "all", "sum", "abs", "repr", "iter", "next", "open", "round"})
-GROUP_LIMIT = 8
 
 
 @dataclass(slots=True)
@@ -38,11 +34,6 @@ class ChainItem:
     language: str = "text"
     text: str | None = None  # known text (else read from disk when opened)
     children: list[ChainItem] = field(default_factory=list)
-
-    @classmethod
-    def of_chunk(cls, role: str, chunk: Chunk) -> ChainItem:
-        return cls(role, chunk.path, chunk.start_line, chunk.end_line, chunk.symbol, chunk.kind, chunk.language,
-                   chunk.text)
 
 
 def targets_for(claim: Claim | None, hit: Hit | None) -> list[str]:
@@ -69,35 +60,24 @@ def _names(raw: Iterable[str]) -> list[str]:
 
 def build_chains(engine: Engine, names: list[str], depth: int = 2) -> list[ChainItem]:
     """One root per distinct definition: the graph's chain when it knows the name (or,
-    for a re-exported ``pkg.Name``, its short name), else a search fallback."""
+    for a re-exported ``pkg.Name``, its short name), else the name search's neighbours."""
     roots: list[ChainItem] = []
     seen: set[tuple[str | None, int]] = set()
     misses: list[str] = []
     for name in names:
-        item = graph_chain(engine, name, depth)
-        if item is None and "." in name:
-            item = graph_chain(engine, name.rsplit(".", 1)[-1], depth)
-        if item is None:
+        found = graph_related(engine, name, depth)
+        if found is None and "." in name:
+            found = graph_related(engine, name.rsplit(".", 1)[-1], depth)
+        if found is None:
             misses.append(name)
-        elif (item.path, item.start_line) not in seen:
+            continue
+        item = graph_chain(engine, found)
+        if (item.path, item.start_line) not in seen:
             seen.add((item.path, item.start_line))
             roots.append(item)
     if not roots:
-        roots = [fallback_chain(engine, name) for name in misses]
+        roots = [fallback_chain(engine, name, depth) for name in misses]
     return roots
-
-
-# Edge names read from the hop's origin: (outgoing, incoming).
-_EDGE_LABELS: dict[str, tuple[str, str]] = {
-    "calls": ("calls", "called by"),
-    "called_by": ("calls", "called by"),
-    "tests": ("tests", "tested by"),
-    "documents": ("documents", "documented in"),
-    "mentions_upstream": ("upstream doc", "mentioned by"),
-    "inherits": ("inherits", "subclass"),
-    "overrides": ("overrides", "overridden by"),
-    "imports": ("imports", "imported by"),
-}
 
 
 def _language(path: str) -> str:
@@ -110,12 +90,11 @@ def _language(path: str) -> str:
     return "text"
 
 
-def _role(hop: Any, delegate: str | None = None) -> str:
-    out, inc = _EDGE_LABELS.get(hop.edge, (hop.edge, hop.edge))
-    role = out if hop.outgoing else inc
-    if role == "tested by" and hop.path.startswith("examples/"):
+def _role(entry: RelatedEntry, delegate: str | None = None) -> str:
+    role = relation_label(entry.edge, entry.outgoing)
+    if role == "tested by" and entry.path.startswith("examples/"):
         return "example"
-    if role == "calls" and delegate is not None and hop.to.rsplit(".", 1)[-1] == delegate:
+    if role == "calls" and delegate is not None and entry.symbol.rsplit(".", 1)[-1] == delegate:
         return "delegates to"
     return role
 
@@ -148,34 +127,31 @@ def delegate_of(engine: Engine, qualname: str) -> str | None:
     return target.id if isinstance(target, ast.Name) else None
 
 
-def graph_chain(engine: Engine, name: str, depth: int) -> ChainItem | None:
-    """The symbol graph's chain (``Engine.related``) as a tree grouped by relation."""
-    related = getattr(engine, "related", None)
-    if related is None:
-        return None
-    found = related(name, depth)
-    node = found.root_node
-    if node is None:
-        return None
-    root = ChainItem("definition", node.path, node.start_line, node.end_line, node.label, node.kind,
-                     _language(node.path))
+def _grow(engine: Engine, found: Related, parent: ChainItem, node_id: str, *, graph: bool) -> None:
+    """Hang ``node_id``'s neighbours under ``parent``, grouped by relation (and theirs under them)."""
+    groups: dict[str, ChainItem] = {}
+    entries = found.children(node_id)
+    has_calls = any(e.edge == "calls" and e.outgoing for e in entries)
+    delegate = delegate_of(engine, node_id) if graph and has_calls else None
+    for entry in entries:
+        role = _role(entry, delegate)
+        group = groups.setdefault(role, ChainItem(role))
+        item = ChainItem(role, entry.path, entry.start_line, entry.end_line, entry.label, entry.kind,
+                         _language(entry.path))
+        group.children.append(item)
+        _grow(engine, found, item, entry.symbol, graph=graph)
+    for role in sorted(groups, key=lambda r: _ROLE_ORDER.get(r, len(_ROLE_ORDER))):
+        group = groups[role]
+        group.label = f"{role} ({len(group.children)})"
+        parent.children.append(group)
 
-    def grow(parent: ChainItem, node_id: str) -> None:
-        groups: dict[str, ChainItem] = {}
-        hops = found.children(node_id)
-        delegate = delegate_of(engine, node_id) if any(h.edge == "calls" and h.outgoing for h in hops) else None
-        for hop in hops:
-            role = _role(hop, delegate)
-            group = groups.setdefault(role, ChainItem(role))
-            item = ChainItem(role, hop.path, hop.start_line, hop.end_line, hop.label, hop.kind, _language(hop.path))
-            group.children.append(item)
-            grow(item, hop.to)
-        for role in sorted(groups, key=lambda r: _ROLE_ORDER.get(r, len(_ROLE_ORDER))):
-            group = groups[role]
-            group.label = f"{role} ({len(group.children)})"
-            parent.children.append(group)
 
-    grow(root, found.root)
+def graph_chain(engine: Engine, found: Related) -> ChainItem:
+    """The symbol graph's neighbourhood as a tree grouped by relation."""
+    assert found.path is not None and found.start_line is not None and found.end_line is not None
+    root = ChainItem("definition", found.path, found.start_line, found.end_line, found.label, found.kind,
+                     _language(found.path))
+    _grow(engine, found, root, found.symbol, graph=True)
     if found.truncated:
         root.children.append(ChainItem("… more hops than shown"))
     return root
@@ -186,54 +162,19 @@ _ROLE_ORDER = {r: i for i, r in enumerate(
      "upstream doc", "mentioned by", "inherits", "subclass", "overrides", "overridden by", "imports", "imported by"])}
 
 
-def _add(group: ChainItem, chunks: Iterable[Chunk], seen: set[str], role: str) -> None:
-    for chunk in chunks:
-        if len(group.children) >= GROUP_LIMIT:
-            break
-        if chunk.id in seen:
-            continue
-        seen.add(chunk.id)
-        group.children.append(ChainItem.of_chunk(role, chunk))
-
-
-def fallback_chain(engine: Engine, name: str) -> ChainItem:
-    """Definition, callers, callees, tests, examples, docs and upstream pages, by search."""
-    defs = engine.find_symbol(name, kinds=("code",)) or engine.find_symbol(name, kinds=("code", "test", "upstream"))
+def fallback_chain(engine: Engine, name: str, depth: int = 2) -> ChainItem:
+    """A name the graph doesn't know: its definition and the neighbours a name search finds."""
     root = ChainItem(name, symbol=name)
-    short = name.rsplit(".", 1)[-1]
-    seen: set[str] = set()
-    word = re.compile(rf"\b{re.escape(short)}\b")
-    called = re.compile(rf"\b{re.escape(short)}\s*\(")
-
-    def search(kinds: list[str], k: int = 25, glob: str | None = None) -> list[Chunk]:
-        return [h.chunk for h in engine.search(short, k, mode="bm25", kinds=kinds, path_glob=glob)]
-
-    definition = ChainItem("definition")
-    _add(definition, defs[:3], seen, "definition")
-    groups = [definition]
-    if defs:
-        target = defs[0]
-        callees = ChainItem("calls")
-        for callee in _CALL.findall(target.text):
-            if callee in _SKIP or callee == short:
-                continue
-            _add(callees, engine.find_symbol(callee, kinds=("code",))[:1], seen, "calls")
-        callers = ChainItem("called by")
-        _add(callers, (c for c in search(["code"]) if called.search(c.text) and c.id != target.id
-                       and not c.path.startswith("examples/")), seen, "called by")
-        groups += [callers, callees]
-    tests = ChainItem("tests")
-    _add(tests, (c for c in search(["test"]) if word.search(c.text)), seen, "test")
-    examples = ChainItem("examples")
-    _add(examples, (c for c in search(["code", "test"], glob="examples/*") if word.search(c.text)), seen, "example")
-    docs = ChainItem("docs")
-    _add(docs, (c for c in search(["doc", "api"]) if word.search(c.text)), seen, "doc")
-    upstream = ChainItem("upstream docs")
-    _add(upstream, (h.chunk for h in engine.search(name.replace(".", " "), 5, kinds=["upstream"])), seen, "upstream")
-    groups += [tests, examples, docs, upstream]
-    root.children = [g for g in groups if g.children]
-    for g in root.children:
-        g.label = f"{g.label} ({len(g.children)})"
+    try:
+        found = related(engine, name, depth)
+    except UnknownSymbol:
+        return root
+    definition = ChainItem("definition (1)")
+    if found.path is not None and found.start_line is not None and found.end_line is not None:
+        definition.children.append(ChainItem("definition", found.path, found.start_line, found.end_line,
+                                             found.symbol, found.kind, _language(found.path)))
+    root.children.append(definition)
+    _grow(engine, found, root, found.symbol, graph=False)
     return root
 
 

@@ -8,14 +8,13 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from caas_tui.models import KINDS, MODES
+from caas_tui.tui.screens.main import MainScreen
 
 
 class CaasCommands(Provider):
     """Every triage action by name, plus "Open doc: <path>" for each doc."""
 
-    def _main(self):  # type: ignore[no-untyped-def]
-        from caas_tui.tui.screens.main import MainScreen
-
+    def _main(self) -> MainScreen | None:
         for screen in reversed(self.app.screen_stack):
             if isinstance(screen, MainScreen):
                 return screen

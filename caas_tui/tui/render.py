@@ -120,7 +120,7 @@ def render_doc(text: str, marks: Iterable[ClaimMark]) -> list[tuple[Text, Text]]
                 gutter_marks[line_no] = (mark.label, mark.selected)
     width = len(str(len(lines)))
     rows: list[tuple[Text, Text]] = []
-    for number, line in enumerate(body.split("\n", allow_blank=True), start=1):
+    for number, row in enumerate(body.split("\n", allow_blank=True), start=1):
         gm = gutter_marks.get(number)
         gutter = Text(no_wrap=True)
         if gm is None:
@@ -129,7 +129,7 @@ def render_doc(text: str, marks: Iterable[ClaimMark]) -> list[tuple[Text, Text]]
             label, selected = gm
             gutter.append(f"{number:>{width}}", style="bold reverse" if selected else "dim")
             gutter.append("▌ " if selected else "│ ", style=VERDICT_FG[label])
-        rows.append((gutter, line))
+        rows.append((gutter, row))
     return rows
 
 

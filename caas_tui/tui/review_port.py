@@ -24,15 +24,13 @@ from typing import Any
 
 from caas_tui.config import Config
 from caas_tui.errors import CaasError
-from caas_tui.live.freshness import update as update_freshness
 from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
 from caas_tui.review.claims import extract_claims
-from caas_tui.review.patch import apply_fixes, build_patch, requests_from
+from caas_tui.review.decisions import StoredVerdict, VerdictStore, apply_fixes, build_patch, requests_from
+from caas_tui.review.decisions import update_staleness as update_freshness
 from caas_tui.review.static import StaticReviewer
-from caas_tui.review.store import VerdictStore
-from caas_tui.review.storecodec import StoredVerdict
 from caas_tui.review.textutil import read_text, span_sha256, split_lines
 from caas_tui.tui.state import ClaimState
 
@@ -140,7 +138,7 @@ class ReviewPort:
             claude = ClaudeReviewer.from_env(self.cfg, on_usage=on_usage)
             verdicts = claude.review(claims, self.engine, progress=progress, cancel=cancel)
             # A claim the cancel stopped has no real verdict: keep whatever it had before.
-            pairs = [(c, v) for c, v in zip(claims, verdicts) if v.rationale != CANCELLED]
+            pairs = [(c, v) for c, v in zip(claims, verdicts, strict=False) if v.rationale != CANCELLED]
         else:
             static = StaticReviewer()
             pairs = []
@@ -153,7 +151,7 @@ class ReviewPort:
                 def step(i: int, _total: int, message: str, done: int = done) -> None:
                     progress(done + i, len(claims), message)
 
-                pairs += list(zip(batch, static.review(batch, self.engine, progress=step)))
+                pairs += list(zip(batch, static.review(batch, self.engine, progress=step), strict=False))
         lines_by_doc: dict[str, list[str]] = {}
         out: list[Verdict] = []
         for claim, verdict in pairs:

@@ -20,8 +20,9 @@ from caas_tui.errors import CaasError, ProjectError
 from caas_tui.index.store import Progress
 from caas_tui.models import Claim, Hit
 from caas_tui.retrieve.engine import Engine
+from caas_tui.sources import Skipped, load_path
 from caas_tui.tui.review_port import ReviewPort
-from caas_tui.tui.state import DocEntry
+from caas_tui.tui.state import ClaimState, DocEntry
 
 T = TypeVar("T")
 MAX_DOC_BYTES = 2_000_000  # a doc bigger than this is not a doc a writer reviews by eye
@@ -100,12 +101,21 @@ class Session:
 
     def read_doc(self, path: str) -> str:
         target = self.need_engine().resolve_path(path)
+        gate = load_path(self.need_engine().cfg, path)  # the same size cap and binary sniff as indexing
+        if isinstance(gate, Skipped):
+            raise CaasError(gate.reason)
         try:
             if target.stat().st_size > MAX_DOC_BYTES:
                 raise CaasError(f"{path}: over {MAX_DOC_BYTES // 1_000_000} MB, too big to review here")
             return target.read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
             raise CaasError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+
+    def open_doc(self, path: str) -> tuple[str, list[Claim], dict[str, ClaimState]]:
+        """A doc's text, its claims and their states (from a worker thread)."""
+        text = self.read_doc(path)
+        claims = self.claims(path)
+        return text, claims, self.store_call_sync(self.need_port().states, claims)
 
     def claims(self, path: str, *, fresh: bool = False) -> list[Claim]:
         with self._lock:

@@ -12,10 +12,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Footer, Static, Tree
+from textual.widgets.tree import TreeNode
 
 from caas_tui.errors import CaasError
 from caas_tui.models import Claim, Hit
 from caas_tui.tui.chain_port import ChainItem, build_chains, short_name, targets_for
+from caas_tui.tui.editor import open_in_editor
 from caas_tui.tui.render import code_view
 from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.tui.session import Session
@@ -81,7 +83,7 @@ class ChainScreen(CaasScreen):
         self._status(f"{hops} hops from {', '.join(self.names)}  ·  enter expands, o opens in $EDITOR")
         tree.move_cursor(tree.root.children[0] if tree.root.children else None)
 
-    def _grow(self, node, item: ChainItem) -> None:  # type: ignore[no-untyped-def]
+    def _grow(self, node: TreeNode[ChainItem], item: ChainItem) -> None:
         for child in item.children:
             if child.children:
                 sub = node.add(self._label(child), data=child, expand=child.path is None)
@@ -138,11 +140,9 @@ class ChainScreen(CaasScreen):
         self.dismiss(None)
 
     def action_open_editor(self) -> None:
-        from caas_tui.tui.screens.review_actions import open_in_editor
-
         node = self.query_one(Tree).cursor_node
         item = node.data if node is not None else None
         if item is None or item.path is None:
             self.app.notify("Pick a hop (not a group) to open.", severity="warning")
             return
-        open_in_editor(self, item.path, item.start_line)
+        open_in_editor(self.app, self.session, item.path, item.start_line)

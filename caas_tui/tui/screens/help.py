@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.table import Table
@@ -9,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -18,9 +20,9 @@ INTRO = (
 )
 
 
-def _sections() -> list[tuple[str, list[Binding]]]:
+def _sections(app_bindings: Iterable[BindingType]) -> list[tuple[str, list[Binding]]]:
     # Imported here: the screens import this module's neighbours, not the other way round.
-    from caas_tui.tui.app import CaasApp
+    # The app's own bindings come from the running app (the app imports this screen).
     from caas_tui.tui.screens.chain import ChainScreen
     from caas_tui.tui.screens.export import ExportScreen
     from caas_tui.tui.screens.main import MainScreen
@@ -29,11 +31,11 @@ def _sections() -> list[tuple[str, list[Binding]]]:
     from caas_tui.tui.widgets.lists import ClaimList
     from caas_tui.tui.widgets.query import FilterBar
 
-    def binds(cls: type) -> list[Binding]:
+    def binds(cls: type[DOMNode]) -> list[Binding]:
         return [b for b in cls.BINDINGS if isinstance(b, Binding)]
 
     return [
-        ("Everywhere", binds(CaasApp) + [Binding("ctrl+p", "command_palette", "Command palette")]),
+        ("Everywhere", [b for b in app_bindings if isinstance(b, Binding)] + [Binding("ctrl+p", "command_palette", "Command palette")]),
         ("Triage screen", binds(MainScreen)),
         ("Lists and tables", binds(ClaimList) + binds(HitTable)
          + [Binding("up,down", "", "Move"), Binding("tab,shift+tab", "", "Next / previous pane")]),
@@ -50,13 +52,13 @@ def _key_name(key: str) -> str:
     return ", ".join(names.get(k.strip(), k.strip()) for k in key.split(","))
 
 
-def help_table() -> Table:
+def help_table(app_bindings: Iterable[BindingType]) -> Table:
     table = Table(box=None, show_header=False, padding=(0, 2), expand=False)
     table.add_column("key", style="bold #ffaf00", no_wrap=True, width=18)
     table.add_column("does")
-    for title, bindings in _sections():
+    for title, bindings in _sections(app_bindings):
         table.add_row(Text(title, style="bold underline"), "")
-        seen: set[str] = set()
+        seen: set[tuple[str, str]] = set()
         for b in bindings:
             desc = b.description or b.action.replace("_", " ")
             key = _key_name(b.key)
@@ -75,7 +77,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(classes="dialog help"):
             yield Static(Text(INTRO, style="italic"), markup=False)
             with VerticalScroll():
-                yield Static(help_table(), markup=False)
+                yield Static(help_table(type(self.app).BINDINGS), markup=False)
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()

@@ -1,8 +1,11 @@
 """The triage screen: docs, claims, the doc, the verdict, the query box and the evidence.
 
-Panes never call each other; this screen listens to their messages and moves the
-others. All I/O (index, doc reads, claims, search, review, store) runs in workers.
-Review actions live in ``review_actions``, the project watcher in ``live``.
+Composed of widgets that own their state and report by messages: the evidence panel
+runs the search, the ``ProjectWatcher`` posts a message per index refresh, the
+``ReviewRunner`` runs reviews and decisions. What the screen knows (the open doc, its
+claims and their states, the stale docs) is a plain ``TriageState``. Panes never call
+each other; this screen listens to their messages and moves the others. All I/O
+(index, doc reads, claims, search, review, store) runs in workers.
 """
 
 from __future__ import annotations
@@ -15,25 +18,30 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Input, OptionList
+from textual.widgets import Footer, Input, OptionList
 
 from caas_tui.errors import CaasError
+from caas_tui.live import RefreshEvent
 from caas_tui.models import Claim
-from caas_tui.tui.render import ClaimMark, verdict_view
+from caas_tui.tui.editor import open_in_editor
+from caas_tui.tui.render import fix_for, one_line
 from caas_tui.tui.screens.base import CaasScreen
-from caas_tui.tui.screens.live import LiveActions
-from caas_tui.tui.screens.review_actions import ReviewActions
-from caas_tui.tui.screens.search import SearchActions
+from caas_tui.tui.screens.chain import ChainScreen
+from caas_tui.tui.screens.export import ExportScreen
+from caas_tui.tui.screens.modals import EditFixScreen
 from caas_tui.tui.session import Session
-from caas_tui.tui.state import PENDING, ClaimState, DocEntry
-from caas_tui.tui.widgets.evidence import HitPreview, HitTable
+from caas_tui.tui.state import ClaimState, DocEntry
+from caas_tui.tui.triage import TriageState
+from caas_tui.tui.widgets.evidence import EvidencePanel, claim_query
 from caas_tui.tui.widgets.lists import ClaimList, DocList
-from caas_tui.tui.widgets.panes import DocView, ScrollPane
-from caas_tui.tui.widgets.query import FilterBar, QueryBar
+from caas_tui.tui.widgets.panes import DocPanel, DocView
+from caas_tui.tui.widgets.query import QueryBar
+from caas_tui.tui.widgets.reviewer import ReviewRunner
 from caas_tui.tui.widgets.status import StatusLine
+from caas_tui.tui.widgets.watcher import NOTE_CHARS, ProjectWatcher
 
 
-class MainScreen(LiveActions, SearchActions, ReviewActions, CaasScreen):
+class MainScreen(CaasScreen):
     # Letter keys live here, not on the app: a focused query box consumes printable keys
     # before they bubble up, and check_action hides them while it has focus.
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -56,20 +64,36 @@ class MainScreen(LiveActions, SearchActions, ReviewActions, CaasScreen):
         Binding("f2", "cycle_mode", "Mode"),
         Binding("d", "focus_docs", "Docs", show=False),
     ]
-    LETTER_ACTIONS = frozenset(
-        {"move_claim", "accept", "reject", "edit", "undo", "review_claim", "review_doc",
-         "rereview_stale", "chain", "open_editor", "export", "focus_docs"}
-    )
+    LETTER_ACTIONS = frozenset({"move_claim", "accept", "reject", "edit", "undo", "review_claim", "review_doc",
+                                "rereview_stale", "chain", "open_editor", "export", "focus_docs"})
 
     def __init__(self, session: Session, initial_doc: str | None = None) -> None:
         super().__init__()
         self.session = session
         self.initial_doc = initial_doc
-        self.doc: DocEntry | None = None
-        self.claims: list[Claim] = []
-        self.states: dict[str, ClaimState] = {}
-        self._prefilled = False  # the query text came from a claim, not from typing
-        self._init_live()
+        self.triage = TriageState()
+        # Held here, not looked up: the watcher is asked about after the screen's DOM is gone.
+        self.watcher = ProjectWatcher(session)
+        self.runner = ReviewRunner(session)
+        self.evidence = EvidencePanel(session, id="right")
+        self.status = StatusLine(id="status")
+
+    # What the open doc shows, for tests and the command palette.
+    @property
+    def doc(self) -> DocEntry | None:
+        return self.triage.doc
+
+    @property
+    def claims(self) -> list[Claim]:
+        return self.triage.claims
+
+    @property
+    def states(self) -> dict[str, ClaimState]:
+        return self.triage.states
+
+    @property
+    def watch_ready(self) -> bool:
+        return self.watcher.watch_ready
 
     def compose(self) -> ComposeResult:
         yield QueryBar(id="query-bar")
@@ -77,74 +101,50 @@ class MainScreen(LiveActions, SearchActions, ReviewActions, CaasScreen):
             with Vertical(id="left"):
                 yield DocList(id="docs", classes="pane")
                 yield ClaimList(id="claims", classes="pane")
-            with Vertical(id="center"):
-                yield DocView(id="doc", classes="pane")
-                yield ScrollPane("Pick a claim: its verdict shows here.", id="verdict", classes="pane")
-            with Vertical(id="right"):
-                yield HitTable(id="hits", classes="pane")
-                yield HitPreview(id="preview", classes="pane")
-        yield StatusLine(id="status")
+            yield DocPanel(id="center")
+            yield self.evidence
+        yield self.status
         yield Footer()
+        yield self.watcher
+        yield self.runner
 
     def on_mount(self) -> None:
-        titles = {"#docs": "Docs", "#claims": "Claims", "#doc": "Doc", "#verdict": "Verdict",
-                  "#hits": "Evidence", "#preview": "Hit"}
-        for selector, title in titles.items():
+        for selector, title in {"#docs": "Docs", "#claims": "Claims", "#doc": "Doc", "#verdict": "Verdict",
+                                "#hits": "Evidence", "#preview": "Hit"}.items():
             self.query_one(selector).border_title = title
         self.query_one(DocView).clear("Building the index…")
-        self.open_project()
+        self.watcher.open_project()
 
     # -- focus-aware bindings ---------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.LETTER_ACTIONS and isinstance(self.app.focused, Input):
             return None  # typing in the query box: letters are text, not commands
         if action == "rereview_stale":
-            return self.has_stale()  # offered (in the footer) only while something is stale
+            return self.triage.has_stale()  # offered (in the footer) only while something is stale
         return True
 
     def on_descendant_focus(self) -> None:
         self.refresh_bindings()
 
-    def on_descendant_blur(self) -> None:
-        self.refresh_bindings()
+    on_descendant_blur = on_descendant_focus
 
     # -- opening the project ----------------------------------------------------------
-    @work(thread=True, exclusive=True, group="open", exit_on_error=False)
-    def open_project(self) -> None:
-        status = self.query_one(StatusLine)
+    def on_project_watcher_status(self, message: ProjectWatcher.Status) -> None:
+        self.status.report(message.text, message.done, message.total)
 
-        def progress(stage: str, done: int, total: int) -> None:
-            self.app.call_from_thread(status.message, f"Indexing {self.session.root.name}: {stage} {done}/{total}")
-            self.app.call_from_thread(status.progress, done, total)
+    def on_project_watcher_open_failed(self, message: ProjectWatcher.OpenFailed) -> None:
+        self.status.progress(None, None)
+        self.status.message(f"Cannot open {self.session.root.name}: {message.message}")
+        self.query_one(DocView).clear(message.message)
+        self.app.notify(message.message, title="Cannot open project", severity="error", markup=False, timeout=10)
 
-        def notify(message: str) -> None:
-            self.app.call_from_thread(self.app.notify, message, markup=False)
-
-        self.app.call_from_thread(status.message, f"Opening {self.session.root.name}…")
-        self.app.call_from_thread(status.progress, 0, None)
-        try:
-            engine = self.session.open(progress=progress, notify=notify)
-            docs = self.session.docs()
-        except CaasError as exc:
-            self.app.call_from_thread(self._failed_open, str(exc))
-            return
-        n_chunks, n_files = len(engine.chunks()), len({c.path for c in engine.chunks()})
-        self.app.call_from_thread(self._project_ready, docs, n_chunks, n_files)
-
-    def _failed_open(self, message: str) -> None:
-        status = self.query_one(StatusLine)
-        status.progress(None, None)
-        status.message(f"Cannot open {self.session.root.name}: {message}")
-        self.query_one(DocView).clear(message)
-        self.app.notify(message, title="Cannot open project", severity="error", markup=False, timeout=10)
-
-    def _project_ready(self, docs: list[DocEntry], n_chunks: int, n_files: int) -> None:
-        status = self.query_one(StatusLine)
-        status.progress(None, None)
-        status.message(f"{self.session.root.name}: {n_files} files, {n_chunks} chunks, {len(docs)} docs")
+    def on_project_watcher_opened(self, message: ProjectWatcher.Opened) -> None:
+        docs, name = message.docs, self.session.root.name
+        self.status.progress(None, None)
+        self.status.message(f"{name}: {message.n_files} files, {message.n_chunks} chunks, {len(docs)} docs")
         doc_list = self.query_one(DocList)
         doc_list.show(docs)
-        self.start_watch()
+        self.watcher.start_watching()
         if not docs:
             self.query_one(DocView).clear("No docs found in this project.")
             return
@@ -165,15 +165,14 @@ class MainScreen(LiveActions, SearchActions, ReviewActions, CaasScreen):
         after its file changed, keeping the selection, the query and the evidence."""
         await asyncio.sleep(0.05)  # arrowing through the docs list only loads where it stops
         try:
-            text, claims, states = await asyncio.to_thread(self._read_doc, path)
+            text, claims, states = await asyncio.to_thread(self.session.open_doc, path)
         except CaasError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
-        self.doc = DocEntry(path, language)
-        self.claims, self.states = claims, states
+        self.triage.open(DocEntry(path, language), claims, states)
         claim_list = self.query_one(ClaimList)
         claim_list.border_title = f"Claims ({len(claims)})"
-        self.query_one(DocView).show_doc(path, text, self._marks(None))
+        self.query_one(DocView).show_doc(path, text, self.triage.marks())
         if keep is None:
             claim_list.show(claims, states)  # the highlight shows the first claim and searches for it
         else:
@@ -183,21 +182,12 @@ class MainScreen(LiveActions, SearchActions, ReviewActions, CaasScreen):
                 claim_list.select_near(*keep)
             if (claim := self.current_claim) is not None:
                 self._show_claim(claim)
-                if self._prefilled and claim.id != keep[0]:
+                if self.evidence.prefilled and claim.id != keep[0]:
                     self._prefill_query(claim)  # the claim's text changed: so does its query
         if not claims:
-            self.query_one("#verdict", ScrollPane).show(verdict_placeholder(path))
+            self.query_one(DocPanel).no_claims(path)
         self._update_tally()
-        self.note_stale()
-
-    def _read_doc(self, path: str) -> tuple[str, list[Claim], dict[str, ClaimState]]:
-        text = self.session.read_doc(path)
-        claims = self.session.claims(path)
-        states = self.session.store_call_sync(self.session.need_port().states, claims)
-        return text, claims, states
-
-    def _marks(self, selected: str | None) -> list[ClaimMark]:
-        return [ClaimMark(c, self.states.get(c.id, PENDING).label, c.id == selected) for c in self.claims]
+        self._note_stale()
 
     @property
     def current_claim(self) -> Claim | None:
@@ -212,32 +202,194 @@ class MainScreen(LiveActions, SearchActions, ReviewActions, CaasScreen):
         self._prefill_query(claim)
 
     def _show_claim(self, claim: Claim) -> None:
-        view = self.query_one(DocView)
-        if self.doc is not None and view.path == self.doc.path:
-            view.show_doc(self.doc.path, view.text, self._marks(claim.id))
-            view.reveal_line(claim.start_line)
-        state = self.states.get(claim.id, PENDING)
-        pane = self.query_one("#verdict", ScrollPane)
-        pane.show(verdict_view(claim, state, view.lines, pane.background_hex))
+        t = self.triage
+        self.query_one(DocPanel).show_claim(claim, t.state(claim.id), t.doc_path, t.marks(claim.id))
+
+    def _prefill_query(self, claim: Claim) -> None:
+        self.evidence.search_claim(claim, self.query_one(QueryBar).prefill(claim_query(claim)))
 
     def action_move_claim(self, step: int) -> None:
-        claims = self.query_one(ClaimList)
-        if claims.option_count:
-            claims.action_cursor_down() if step > 0 else claims.action_cursor_up()
+        self.query_one(ClaimList).move(step)
 
-    # -- live search (the worker is in SearchActions) ----------------------------------
-    @on(Input.Changed, "#query")
-    def _query_changed(self, event: Input.Changed) -> None:
-        self._prefilled = False
-        self.search(event.value, prefix_last=True)
+    def _apply_states(self, states: dict[str, ClaimState]) -> None:
+        """Take new claim states from the store and repaint every pane that shows them."""
+        mine = self.triage.apply(states)
+        self.query_one(ClaimList).refresh_states(mine)
+        claim = self.current_claim
+        if claim is not None:
+            self._show_claim(claim)
+        self._update_tally()
+        self._note_stale()
 
-    @on(FilterBar.Changed)
-    def _filters_changed(self, event: FilterBar.Changed) -> None:
-        self.search(self.query_one("#query", Input).value, prefix_last=not self._prefilled)
+    def _update_tally(self) -> None:
+        self.status.tally(self.triage.tally(), compact=self.app.size.width < 120)
 
-    @on(DataTable.RowHighlighted, "#hits")
-    def _hit_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self.query_one(HitPreview).show_hit(self.query_one(HitTable).current)
+    # -- live search ------------------------------------------------------------------
+    @on(QueryBar.Changed)
+    def _query_changed(self, event: QueryBar.Changed) -> None:
+        if event.typed:
+            self.evidence.search_typed(event.query)
+        else:
+            self.evidence.filters_changed(event.query)
+
+    # -- live refresh -----------------------------------------------------------------
+    async def on_project_watcher_refreshed(self, message: ProjectWatcher.Refreshed) -> None:
+        try:
+            await self.on_refresh(message.event)
+        except Exception as exc:  # noqa: BLE001 - a bug showing one event must not stop the watching
+            self.log.error(f"showing a refresh failed: {type(exc).__name__}", exc)
+            self.app.notify(f"Internal error showing a refresh: {type(exc).__name__}: "
+                            f"{one_line(str(exc), NOTE_CHARS)}", severity="error", markup=False)
+
+    async def on_refresh(self, event: RefreshEvent) -> None:
+        """Move the panes after a refresh: the docs list, the open doc (keeping the selected
+        claim), the verdict colours, the evidence of the current query, the stale offer."""
+        stats = event.stats
+        everything = stats.rebuilt or stats.reloaded  # paths don't say what changed
+        changed = set(event.paths)
+        self.status.message(Text(event.summary()))
+        if event.error:
+            self.app.notify(one_line(event.error, NOTE_CHARS), title="Live refresh", severity="warning",
+                            markup=False, timeout=8)
+        if event.messages and (changed or everything):
+            more = f" (+{len(event.messages) - 1} more)" if len(event.messages) > 1 else ""
+            self.app.notify(one_line(event.messages[0], NOTE_CHARS) + more, severity="warning", markup=False)
+        if everything:
+            self.session.forget_claims()
+        for path in changed:
+            self.session.forget_claims(path)
+        open_doc = self.triage.doc_path
+        # Docs come from doc chunks and from Python docstrings: any add, remove or .py edit may change the list.
+        if everything or stats.added or stats.removed or any(p.endswith(".py") for p in changed):
+            try:
+                docs = await asyncio.to_thread(self.session.docs)
+            except CaasError as exc:
+                self.app.notify(str(exc), severity="warning", markup=False)
+                return
+            if not self._update_doc_list(docs):
+                open_doc = None  # the open doc is gone; the list moved on
+        if open_doc is not None and (everything or open_doc in changed):
+            self.reload_doc()
+        elif self.triage.claims:
+            self.runner.refresh_states(list(self.triage.claims))  # evidence under the verdicts may have changed
+        self.evidence.rerun(self.query_one(QueryBar).current())
+        if event.stale_verdicts:
+            self._announce_stale(event)
+
+    def _update_doc_list(self, docs: list[DocEntry]) -> bool:
+        """Show the new docs list, keeping the open doc; False if the open doc is gone."""
+        doc_list = self.query_one(DocList)
+        if docs == doc_list.docs:
+            return True
+        open_path = self.triage.doc_path
+        doc_list.replace(docs, keep=open_path)
+        if open_path is None or open_path in {d.path for d in docs}:
+            return True
+        self.triage.close()
+        self.query_one(ClaimList).show([], {})
+        self.query_one(DocPanel).gone(open_path)
+        self._update_tally()
+        if docs:
+            doc_list.highlighted = 0  # posts OptionHighlighted: the first doc loads
+        return False
+
+    def reload_doc(self) -> None:
+        """Re-read the open doc (its file changed), keeping the selected claim: by id, else by line."""
+        doc = self.triage.doc
+        if doc is None:
+            return
+        self.session.forget_claims(doc.path)
+        claim = self.current_claim
+        keep = (claim.id, claim.start_line) if claim is not None else ("", 1)
+        self.load_doc(doc.path, doc.language, keep=keep)
+
+    # -- stale verdicts ---------------------------------------------------------------
+    def _announce_stale(self, event: RefreshEvent) -> None:
+        notice = self.triage.stale_reported(s.doc for s in event.stale_verdicts)
+        self.app.notify(notice, title="Stale verdicts", severity="warning", markup=False, timeout=8)
+        self.refresh_bindings()
+
+    def _note_stale(self) -> None:
+        if (notice := self.triage.note_stale()) is not None:
+            self.app.notify(notice, title="Stale verdicts", severity="warning", markup=False, timeout=6)
+        self.refresh_bindings()
+
+    def action_rereview_stale(self) -> None:
+        docs = self.triage.stale_to_rereview()
+        if not docs:
+            self.app.notify("No stale verdicts to re-review.", severity="warning", timeout=3)
+            return
+        self.runner.find_stale(docs)
+
+    def on_review_runner_stale_claims(self, message: ReviewRunner.StaleClaims) -> None:
+        self.triage.rereview_started(message.docs)
+        self.refresh_bindings()
+        if not message.claims:
+            self.app.notify("No stale claims left to re-review (their claims are gone from the docs).",
+                            severity="warning", timeout=4)
+            return
+        self.runner.start_review(message.claims, "static")
+
+    # -- decisions and reviews --------------------------------------------------------
+    def _need_claim(self, *, reviewed: bool) -> Claim | None:
+        claim = self.current_claim
+        if (problem := self.triage.cannot_act(claim, reviewed=reviewed)) is not None:
+            self.app.notify(problem, severity="warning")
+            return None
+        return claim
+
+    def action_accept(self) -> None:
+        if (claim := self._need_claim(reviewed=True)) is not None:
+            self.runner.decide(claim, "accepted")
+
+    def action_reject(self) -> None:
+        if (claim := self._need_claim(reviewed=True)) is not None:
+            self.runner.decide(claim, "rejected")
+
+    def action_edit(self) -> None:
+        claim = self._need_claim(reviewed=True)
+        if claim is None:
+            return
+        fix = fix_for(claim, self.triage.state(claim.id))
+        lines = self.query_one(DocView).lines
+        initial = fix.replacement if fix is not None else "\n".join(lines[claim.start_line - 1 : claim.end_line])
+        title = f"{claim.doc_path}:{claim.start_line}-{claim.end_line}"
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.runner.decide(claim, "edited", text)
+
+        self.app.push_screen(EditFixScreen(initial, title, claim.doc_path), done)
+
+    def action_undo(self) -> None:
+        self.runner.undo()
+
+    def action_review_claim(self) -> None:
+        if (claim := self._need_claim(reviewed=False)) is not None:
+            self.runner.start_review([claim], "static")
+
+    def action_review_doc(self) -> None:
+        self.runner.review_doc(self.triage.claims, claude=False)
+
+    def action_review_claude(self) -> None:
+        self.runner.review_doc(self.triage.claims, claude=True)
+
+    def cancel_review(self) -> bool:
+        return self.runner.cancel()
+
+    def on_review_runner_states_changed(self, message: ReviewRunner.StatesChanged) -> None:
+        self._apply_states(message.states)
+        if message.select is not None and self.triage.has_claim(message.select):
+            self.query_one(ClaimList).select_claim(message.select)
+
+    def on_review_runner_progress(self, message: ReviewRunner.Progress) -> None:
+        self.status.report(message.text, message.done, message.total, message.right)
+
+    def on_review_runner_finished(self, message: ReviewRunner.Finished) -> None:
+        self.status.progress(None, None)
+        self.status.message(message.message)
+        self.app.notify(message.message, severity=message.severity, markup=False)  # type: ignore[arg-type]
+        self._apply_states(message.states)
 
     # -- small actions ----------------------------------------------------------------
     def action_focus_query(self) -> None:
@@ -251,14 +403,42 @@ class MainScreen(LiveActions, SearchActions, ReviewActions, CaasScreen):
             self.query_one(ClaimList).focus()
 
     def action_cycle_mode(self) -> None:
-        self.query_one(FilterBar).cycle_mode()
+        self.query_one(QueryBar).filters.cycle_mode()
+
+    def action_chain(self) -> None:
+        hit = self.evidence.focused_hit()
+        claim = self.current_claim
+        if hit is None and claim is None:
+            self.app.notify("Pick a claim or a hit first.", severity="warning")
+            return
+        self.app.push_screen(ChainScreen(self.session, claim=None if hit else claim, hit=hit))
+
+    def action_open_editor(self) -> None:
+        hit = self.evidence.focused_hit()
+        if hit is not None:
+            path, line = hit.chunk.path, hit.chunk.start_line
+        elif (claim := self.current_claim) is not None:
+            path, line = claim.doc_path, claim.start_line
+        else:
+            self.app.notify("Nothing to open: pick a claim or a hit.", severity="warning")
+            return
+        if open_in_editor(self.app, self.session, path, line):
+            # Show the edited doc now; the live watcher refreshes the index (the only refresher).
+            self.reload_doc()
+
+    def action_export(self) -> None:
+        def closed(_: object) -> None:
+            self.session.forget_claims()  # an applied patch changes docs: reload what is open
+            self.reload_doc()
+
+        self.app.push_screen(ExportScreen(self.session), closed)
 
     # -- used by the command palette --------------------------------------------------
     def set_mode(self, mode: str) -> None:
-        self.query_one(FilterBar).set_mode(mode)
+        self.query_one(QueryBar).filters.set_mode(mode)
 
     def toggle_kind(self, kind: str) -> None:
-        self.query_one(FilterBar).toggle_kind(kind)
+        self.query_one(QueryBar).filters.toggle_kind(kind)
 
     def doc_paths(self) -> list[str]:
         return [d.path for d in self.query_one(DocList).docs]
@@ -266,6 +446,3 @@ class MainScreen(LiveActions, SearchActions, ReviewActions, CaasScreen):
     def open_doc(self, path: str) -> None:
         self.query_one(DocList).select_path(path)
 
-
-def verdict_placeholder(path: str) -> Text:
-    return Text(f"No checkable claims found in {path}.", style="dim")

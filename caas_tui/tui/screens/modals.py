@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, TextArea
+from textual.widgets.text_area import LanguageDoesNotExist
 
 
 class EditFixScreen(ModalScreen[str | None]):
@@ -29,11 +30,17 @@ class EditFixScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="edit-box", classes="dialog"):
             yield Label(Text(f"Replacement for {self._where}", style="bold"), markup=False)
-            yield TextArea(self._text, language=self._language, soft_wrap=True, show_line_numbers=True, id="fix-text")
+            yield TextArea(self._text, soft_wrap=True, show_line_numbers=True, id="fix-text")
             yield Label(Text("ctrl+s save as an edited fix · escape cancel", style="dim"), markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(TextArea).focus()
+        area = self.query_one(TextArea)
+        try:
+            area.language = self._language
+        except LanguageDoesNotExist:
+            # tree-sitter without this grammar (other grammars pulled it in): plain text, as without tree-sitter.
+            area.language = None
+        area.focus()
 
     def action_save(self) -> None:
         self.dismiss(self.query_one(TextArea).text)

@@ -1,18 +1,37 @@
-"""The evidence pane: ranked hits and the selected hit's text."""
+"""The evidence panel: the live search behind the query box, its ranked hits and the
+selected hit's text.
+
+The panel owns the search: where the query came from (typed, or pre-filled from a
+claim, whose own lines are then no evidence), the debounce and the worker that runs
+it. The query box itself sits in the top bar (it spans the screen); the screen hands
+its ``QueryBar.Changed`` messages here.
+"""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.console import Group
 from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Vertical
 from textual.widgets import DataTable
+from textual.worker import get_current_worker
 
-from caas_tui.models import Hit
+from caas_tui.errors import CaasError
+from caas_tui.models import Claim, Hit
 from caas_tui.tui.render import code_view, hit_cells, hit_header
+from caas_tui.tui.session import Session
 from caas_tui.tui.widgets.panes import ScrollPane
+from caas_tui.tui.widgets.query import Query
+
+SEARCH_DEBOUNCE_S = 0.25
+QUERY_CHARS = 300  # a claim pre-fills the query box with at most this much of its text
 
 COLUMNS = ("#", "kind", "bm25", "dense", "score", "location", "symbol")
 
@@ -64,3 +83,101 @@ class HitPreview(ScrollPane):
         c = hit.chunk
         self.border_subtitle = f"{c.path}:{c.start_line}"
         self.show(Group(hit_header(hit), code_view(c.text, c.language, c.start_line, self.background_hex)))
+
+
+def claim_query(claim: Claim) -> str:
+    """The query a claim pre-fills: a code block searches best by the names it uses; prose by its own words."""
+    if claim.kind == "code" and claim.symbols:
+        return " ".join(claim.symbols[:8])
+    return " ".join(claim.text.split())[:QUERY_CHARS]
+
+
+def without_own_lines(hits: list[Hit], span: tuple[str, int, int] | None) -> list[Hit]:
+    """Drop the chunks holding the claim itself: a claim is no evidence for itself."""
+    if span is None:
+        return hits
+    path, start, end = span
+    kept = [h for h in hits if not (h.chunk.path == path and h.chunk.start_line <= end and start <= h.chunk.end_line)]
+    return [replace(h, rank=i) for i, h in enumerate(kept, 1)]
+
+
+class EvidencePanel(Vertical):
+    """The hit table over the hit preview, and the search that fills them."""
+
+    def __init__(self, session: Session, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.session = session
+        self._claim_span: tuple[str, int, int] | None = None  # set while the query came from a claim
+
+    def compose(self) -> ComposeResult:
+        yield HitTable(id="hits", classes="pane")
+        yield HitPreview(id="preview", classes="pane")
+
+    @property
+    def table(self) -> HitTable:
+        return self.query_one(HitTable)
+
+    @property
+    def preview(self) -> HitPreview:
+        return self.query_one(HitPreview)
+
+    @property
+    def prefilled(self) -> bool:
+        """The query text came from a claim, not from typing."""
+        return self._claim_span is not None
+
+    def focused_hit(self) -> Hit | None:
+        """The selected hit, if the writer is in this panel (else a key acts on the claim)."""
+        return self.table.current if isinstance(self.app.focused, (HitTable, HitPreview)) else None
+
+    # -- what starts a search ---------------------------------------------------------
+    def search_typed(self, query: Query) -> None:
+        self._claim_span = None
+        self.search(query, prefix_last=True)
+
+    def search_claim(self, claim: Claim, query: Query) -> None:
+        self._claim_span = (claim.doc_path, claim.start_line, claim.end_line)
+        self.search(query, prefix_last=False)
+
+    def filters_changed(self, query: Query) -> None:
+        self.search(query, prefix_last=not self.prefilled)
+
+    def rerun(self, query: Query) -> None:
+        """The index changed: search again now, keeping the cursor on the same chunk."""
+        if query.text.strip():
+            current = self.table.current
+            self.search(query, prefix_last=not self.prefilled, delay=0.0,
+                        keep=current.chunk.id if current is not None else None)
+
+    @work(exclusive=True, group="search", exit_on_error=False)
+    async def search(
+        self, query: Query, *, prefix_last: bool, delay: float = SEARCH_DEBOUNCE_S, keep: str | None = None
+    ) -> None:
+        """Search and show the hits (``keep``: the chunk id to leave the cursor on, if still a hit)."""
+        # Debounce: a newer keystroke starts a new worker, which cancels this one here.
+        await asyncio.sleep(delay)
+        if not self.session.ready:
+            return
+        try:
+            hits = await asyncio.to_thread(
+                self.session.search, query.text, mode=query.mode, kinds=query.kinds, prefix_last=prefix_last
+            )
+        except CaasError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        if get_current_worker().is_cancelled:
+            return
+        hits = without_own_lines(hits, self._claim_span)
+        table = self.table
+        table.show(hits, keep=keep)
+        table.border_title = f"Evidence: {len(hits)} hits" if query.text.strip() else "Evidence"
+        marks = {h.via == "exact symbol" for h in hits if h.via}
+        legend = "  ".join(x for x, on in (("^ exact symbol", True in marks), ("+ graph", False in marks)) if on)
+        table.border_subtitle = f"{query.mode} · {'/'.join(query.kinds or ()) or 'all kinds'}" + (
+            f"  ·  {legend}" if legend else "")
+        if not hits:
+            self.preview.show_hit(None)
+
+    @on(DataTable.RowHighlighted, "#hits")
+    def _hit_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.preview.show_hit(self.table.current)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -40,10 +41,15 @@ class DocList(OptionList):
         self.set_options(options)
 
     def select_path(self, path: str) -> None:
-        try:
+        with contextlib.suppress(OptionDoesNotExist):  # not listed (any more): the highlight stays
             self.highlighted = self.get_option_index(path)
-        except OptionDoesNotExist:
-            pass
+
+    def replace(self, docs: Sequence[DocEntry], keep: str | None) -> None:
+        """Show a new list, the highlight staying on ``keep`` without loading it again."""
+        with self.prevent(OptionList.OptionHighlighted):
+            self.show(docs)
+            if keep is not None:
+                self.select_path(keep)
 
 
 class ClaimList(OptionList):
@@ -81,11 +87,13 @@ class ClaimList(OptionList):
             return None
         return self.claims[idx]
 
+    def move(self, step: int) -> None:
+        if self.option_count:
+            self.action_cursor_down() if step > 0 else self.action_cursor_up()
+
     def select_claim(self, claim_id: str) -> None:
-        try:
+        with contextlib.suppress(OptionDoesNotExist):  # not listed (any more): the highlight stays
             self.highlighted = self.get_option_index(claim_id)
-        except OptionDoesNotExist:
-            pass
 
     def select_near(self, claim_id: str, line: int) -> None:
         """Highlight ``claim_id``; if an edit changed its text (and so its id), the claim

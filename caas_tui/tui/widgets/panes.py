@@ -1,4 +1,5 @@
-"""Read-only panes: the doc (a line-API view), the verdict and the hit preview."""
+"""Read-only panes: the doc (a line-API view), the verdict and the hit preview; the doc
+panel (the doc over the selected claim's verdict)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
-from caas_tui.tui.render import ClaimMark, render_doc
+from caas_tui.models import Claim
+from caas_tui.tui.render import ClaimMark, render_doc, verdict_view
+from caas_tui.tui.state import ClaimState
 
 
 class ScrollPane(VerticalScroll, can_focus=True):
@@ -124,3 +127,35 @@ class DocView(ScrollView, can_focus=True):
         if top <= row < top + height - 2:
             return
         self.scroll_to(y=max(0, row - min(3, height // 4)), animate=False)
+
+
+class DocPanel(Vertical):
+    """The open doc, its claims tinted by verdict, over the selected claim's verdict."""
+
+    def compose(self) -> ComposeResult:
+        yield DocView(id="doc", classes="pane")
+        yield ScrollPane("Pick a claim: its verdict shows here.", id="verdict", classes="pane")
+
+    @property
+    def view(self) -> DocView:
+        return self.query_one(DocView)
+
+    @property
+    def verdict(self) -> ScrollPane:
+        return self.query_one("#verdict", ScrollPane)
+
+    def show_claim(self, claim: Claim, state: ClaimState, doc_path: str | None, marks: Iterable[ClaimMark]) -> None:
+        """Select ``claim`` in the doc (if ``doc_path`` is the one shown) and show its verdict."""
+        view = self.view
+        if doc_path is not None and view.path == doc_path:
+            view.show_doc(doc_path, view.text, marks)
+            view.reveal_line(claim.start_line)
+        pane = self.verdict
+        pane.show(verdict_view(claim, state, view.lines, pane.background_hex))
+
+    def no_claims(self, path: str) -> None:
+        self.verdict.show(Text(f"No checkable claims found in {path}.", style="dim"))
+
+    def gone(self, path: str) -> None:
+        self.view.clear(f"{path} is gone.")
+        self.verdict.show(Text(f"{path} was removed or renamed.", style="dim"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,6 +18,15 @@ from textual.widgets import Input
 from caas_tui.models import KINDS, MODES
 
 
+@dataclass(frozen=True, slots=True)
+class Query:
+    """What the query bar asks for: the text, the search mode, the kinds (``None``: every kind)."""
+
+    text: str
+    mode: str
+    kinds: tuple[str, ...] | None
+
+
 class FilterBar(Widget, can_focus=True):
     """One line of chips: ``hybrid bm25 dense │ code test doc upstream api``.
 
@@ -27,7 +37,7 @@ class FilterBar(Widget, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "Previous chip", show=False),
         Binding("right", "move(1)", "Next chip", show=False),
-        Binding("space", "toggle", "Toggle", show=False),
+        Binding("space", "toggle_chip", "Toggle", show=False),
         Binding("enter", "solo", "Only this kind", show=False),
     ]
     DEFAULT_CSS = "FilterBar { height: 1; width: auto; }"
@@ -79,7 +89,7 @@ class FilterBar(Widget, can_focus=True):
     def action_move(self, step: int) -> None:
         self.cursor = (self.cursor + step) % len(self.chips)
 
-    def action_toggle(self) -> None:
+    def action_toggle_chip(self) -> None:
         self._activate(self.chips[self.cursor])
 
     def action_solo(self) -> None:
@@ -117,9 +127,17 @@ class FilterBar(Widget, can_focus=True):
 
 
 class QueryBar(Horizontal):
-    """The query box beside its chips."""
+    """The query box beside its chips; one ``Changed`` message for either."""
 
     DEFAULT_CSS = "QueryBar { height: auto; }"
+
+    class Changed(Message):
+        """``typed``: the writer typed in the box (else a filter chip moved)."""
+
+        def __init__(self, query: Query, *, typed: bool) -> None:
+            super().__init__()
+            self.query = query
+            self.typed = typed
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Search as you type  (ctrl+f to focus, esc to leave)", id="query")
@@ -132,3 +150,24 @@ class QueryBar(Horizontal):
     @property
     def filters(self) -> FilterBar:
         return self.query_one(FilterBar)
+
+    def current(self, text: str | None = None) -> Query:
+        """The query as it stands (``text``: the box's text as a message reported it)."""
+        filters = self.filters
+        return Query(self.input.value if text is None else text, filters.mode, filters.kind_filter)
+
+    def prefill(self, text: str) -> Query:
+        """Put ``text`` in the box without it counting as typing; returns the query it makes."""
+        box = self.input
+        with box.prevent(Input.Changed):
+            box.value = text
+        box.cursor_position = 0
+        return self.current()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.Changed(self.current(event.value), typed=True))
+
+    def on_filter_bar_changed(self, event: FilterBar.Changed) -> None:
+        event.stop()
+        self.post_message(self.Changed(self.current(), typed=False))

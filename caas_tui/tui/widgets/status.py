@@ -7,6 +7,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
+from caas_tui.tui.render import tally_text
+from caas_tui.tui.triage import Tally
+
 
 class StatusLine(Horizontal):
     """One row above the footer. Shows no clock or timings, so screenshots are stable."""
@@ -38,3 +41,21 @@ class StatusLine(Horizontal):
             return
         bar.add_class("-busy")
         bar.update(total=total, progress=done)
+
+    def report(self, text: str | Text | None, done: int | None = None, total: int | None = None,
+               right: str | Text | None = None) -> None:
+        """``text`` (if any) with the bar at ``done/total`` (if ``done`` is given), ``right`` (if any)."""
+        if done is not None:
+            self.progress(done, total)
+        if text is not None:
+            self.message(text)
+        if right is not None:
+            self.right(right)
+
+    def tally(self, tally: Tally, *, compact: bool) -> None:
+        """The open doc's verdicts and decisions, on the right."""
+        text = tally_text(tally.counts, compact=compact)
+        if tally.total:
+            text.append(f" {tally.decided}/{tally.total} decided" if compact
+                        else f"decided {tally.decided}/{tally.total}", style="dim")
+        self.right(text)

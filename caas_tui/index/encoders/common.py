@@ -1,0 +1,111 @@
+"""Helpers every encoder family shares: error lines, offline loads, model-folder digests.
+
+Kept apart from the families so none of them imports another's internals.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from caas_tui.errors import ModelError
+
+WEIGHTS_GLOB = "*.safetensors"
+INSTALL_HINT = "pip install 'caas-tui[transformers]'"
+
+
+def first_line(exc: BaseException) -> str:
+    """``Type: first non-blank line`` of an exception, for one-line ModelErrors."""
+    for line in str(exc).splitlines():
+        if line.strip():
+            return f"{type(exc).__name__}: {line.strip()[:200]}"
+    return type(exc).__name__
+
+
+def looks_like_path(spec: str) -> bool:
+    """True for a spec that can only be a folder path, not a hub id."""
+    # Hub ids are "name" or "org/name"; anything else that doesn't exist is a typo'd
+    # path, and passing it on would make the loaders silently try the hub.
+    return (
+        spec.startswith((".", "~"))
+        or "\\" in spec
+        or spec.count("/") > 1
+        or Path(spec).is_absolute()
+    )
+
+
+def weights_digest(folder: Path, spec: str | None = None) -> str:
+    """First 12 hex digits of sha256 over the folder's ``*.safetensors`` files.
+
+    A folder has one weights file in practice, so this is that file's sha256. Only
+    the top level and one below are searched (model2vec and sentence-transformers
+    layouts), so pointing at a big tree by mistake stays cheap.
+    """
+    name = f"embedding model {spec or str(folder)!r}"
+    files = sorted([*folder.glob(WEIGHTS_GLOB), *folder.glob(f"*/{WEIGHTS_GLOB}")])
+    if not files:
+        raise ModelError(f"{name}: no model weights (*.safetensors) in {folder}")
+    digest = hashlib.sha256()
+    try:
+        for path in files:
+            with path.open("rb") as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+    except OSError as exc:
+        raise ModelError(f"{name}: cannot read {exc.filename} ({exc.strerror})") from exc
+    return digest.hexdigest()[:12]
+
+
+@contextmanager
+def hub_offline() -> Iterator[None]:
+    """Forbid hub access while loading a local folder, then restore the old setting.
+
+    huggingface_hub reads ``HF_HUB_OFFLINE`` once at import, so the cached constant
+    is flipped too. Process-wide for the duration of the load.
+    """
+    from huggingface_hub import constants  # a model2vec dependency
+
+    old_env = os.environ.get("HF_HUB_OFFLINE")
+    old_const = constants.HF_HUB_OFFLINE
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    constants.HF_HUB_OFFLINE = True
+    try:
+        yield
+    finally:
+        constants.HF_HUB_OFFLINE = old_const
+        if old_env is None:
+            os.environ.pop("HF_HUB_OFFLINE", None)
+        else:
+            os.environ["HF_HUB_OFFLINE"] = old_env
+
+
+@contextmanager
+def quiet_transformers() -> Iterator[None]:
+    """No load report or progress bar from transformers while loading (they land in the TUI/CLI)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:
+        yield
+        return
+    verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
+
+
+def import_sentence_transformer() -> Any:
+    """The ``SentenceTransformer`` class; ImportError naming the extra when it is not installed."""
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        raise ImportError(f"sentence-transformers is not installed ({INSTALL_HINT})") from exc
+    return SentenceTransformer

@@ -1,0 +1,177 @@
+"""model2vec static embeddings: the default encoder family (numpy only, no torch).
+
+Specs without a registered prefix land here:
+
+- ``None`` (or blank): the model shipped in ``caas_tui/assets/model/`` (a model2vec
+  static model of all-MiniLM-L6-v2, 256 dims, trained on code and docstrings with
+  tokenlearn by ``scripts/train_static_model.py``), loaded once per process;
+- an existing directory: a model2vec model folder;
+- anything else: a Hugging Face hub id, loaded with model2vec's own
+  ``StaticModel.from_pretrained`` (uses the local HF cache; fails offline when the
+  model was never downloaded).
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from caas_tui.errors import ModelError
+from caas_tui.index.encoders.common import first_line, hub_offline, looks_like_path, weights_digest
+from caas_tui.index.vectors import normalize_rows
+
+if TYPE_CHECKING:
+    from model2vec import StaticModel
+
+DEFAULT_MODEL_NAME = "caas-default/minilm-l6-tokenlearn-code-256"  # scripts/train_static_model.py
+
+_default_lock = threading.Lock()
+_default_encoder: Model2VecEncoder | None = None
+
+
+class Model2VecEncoder:
+    """Wraps a ``model2vec.StaticModel`` as an :class:`Encoder`.
+
+    model2vec models are symmetric (no query/passage prefixes), so ``query`` is
+    accepted for the protocol and ignored. ``model`` may be a loader called on the
+    first ``encode``, with ``dims`` given up front: the shipped model's id and width
+    are known without loading it, so a command that never embeds (``status``, a bm25
+    search, an up-to-date index) never pays for model2vec and the tokenizer.
+    """
+
+    def __init__(self, model: StaticModel | Callable[[], StaticModel], model_id: str,
+                 dims: int | None = None) -> None:
+        self._lock = threading.Lock()
+        self._loader: Callable[[], StaticModel] | None = None
+        self._loaded: StaticModel | None = None
+        if callable(model) and dims is not None:
+            self._loader = model
+            self.dims = dims
+        else:
+            self._loaded = model if not callable(model) else model()
+            self.dims = int(self._loaded.dim)
+        self.model_id = model_id
+
+    @property
+    def _model(self) -> StaticModel:
+        with self._lock:
+            if self._loaded is None:
+                assert self._loader is not None
+                model = self._loader()
+                if int(model.dim) != self.dims:
+                    raise ModelError(f"embedding model {self.model_id!r} has {model.dim} dims, its config says {self.dims}")
+                self._loaded = model
+            return self._loaded
+
+    def encode(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        if len(texts) == 0:
+            return np.zeros((0, self.dims), dtype=np.float32)
+        # We normalise ourselves: model2vec adds 1e-32 to the norm and returns the
+        # weights' dtype (float16), while the index wants float32 and exact zeros.
+        # Multiprocessing off: it spawns a joblib pool we don't want on 2 shared cores.
+        raw = self._model.encode(list(texts), normalize=False, use_multiprocessing=False)
+        return normalize_rows(np.atleast_2d(raw))
+
+    def __repr__(self) -> str:
+        return f"Model2VecEncoder({self.model_id!r}, dims={self.dims})"
+
+
+def default_model_dir() -> Path:
+    """Absolute path of the shipped model folder."""
+    return Path(str(importlib.resources.files("caas_tui") / "assets" / "model")).resolve()
+
+
+# The plain model2vec folder layout (what save_pretrained writes and what we ship).
+_PLAIN_LAYOUT = ("model.safetensors", "tokenizer.json", "config.json")
+
+
+def _load_plain_folder(folder: Path) -> StaticModel:
+    """A plain model2vec folder through model2vec's own constructor, without the hub client.
+
+    ``StaticModel.from_pretrained`` imports ``huggingface_hub`` and the model-card code
+    (most of a one-shot CLI run's start-up) only to resolve a folder we already have and
+    to read the README's metadata, which is used for model cards alone. This reads the
+    same three files the same way (``model2vec.persistence.load_pretrained``) and applies
+    the same config defaults, so the embeddings are identical (tests/test_embed.py).
+    """
+    from model2vec.model import DEFAULT_MAX_LENGTH, StaticModel
+    from safetensors import safe_open
+    from tokenizers import Tokenizer
+
+    weights = mapping = None
+    with safe_open(str(folder / "model.safetensors"), framework="numpy") as tensors:
+        names = set(tensors.keys())
+        embeddings = tensors.get_tensor("embeddings")
+        if "weights" in names:
+            weights = tensors.get_tensor("weights")
+        if "mapping" in names:
+            mapping = tensors.get_tensor("mapping")
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    return StaticModel(
+        vectors=embeddings,
+        tokenizer=tokenizer,
+        config=config,
+        normalize=bool(config.get("normalize", False)),
+        weights=weights,
+        token_mapping=mapping,
+        max_length=config.get("max_length", DEFAULT_MAX_LENGTH),
+    )
+
+
+def _load_static(source: str, spec: str, *, local: bool) -> StaticModel:
+    try:
+        from model2vec import StaticModel
+    except ImportError as exc:
+        raise ModelError(f"cannot load embedding model {spec!r}: model2vec is not installed") from exc
+    try:
+        if local and all((Path(source) / name).is_file() for name in _PLAIN_LAYOUT):
+            return _load_plain_folder(Path(source))
+        if local:
+            with hub_offline():
+                return StaticModel.from_pretrained(source)
+        # force_download=False: reuse the HF cache instead of refetching every start.
+        return StaticModel.from_pretrained(source, force_download=False)
+    except Exception as exc:
+        # Deliberately broad: model2vec, tokenizers, safetensors and huggingface_hub
+        # raise unrelated types (some plain Exception); all mean "unusable model".
+        raise ModelError(f"cannot load embedding model {spec!r}: {first_line(exc)}") from exc
+
+
+def load_default_encoder() -> Model2VecEncoder:
+    """The shipped model, loaded once per process; raises ModelError."""
+    global _default_encoder
+    with _default_lock:
+        if _default_encoder is None:
+            folder = default_model_dir()
+            if not folder.is_dir():
+                raise ModelError(f"the shipped embedding model is missing ({folder}); reinstall caas-tui")
+            digest = weights_digest(folder, "default")
+            try:
+                dims = int(json.loads((folder / "config.json").read_text(encoding="utf-8"))["hidden_dim"])
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise ModelError(f"the shipped embedding model's config is unreadable ({first_line(exc)})") from exc
+            _default_encoder = Model2VecEncoder(lambda: _load_static(str(folder), "default", local=True),
+                                                f"{DEFAULT_MODEL_NAME}@{digest}", dims=dims)
+        return _default_encoder
+
+
+def load_model2vec_encoder(spec: str) -> Model2VecEncoder:
+    """A model2vec folder or hub id (see module docstring); raises ModelError."""
+    path = Path(spec).expanduser()
+    if path.exists():
+        folder = path.resolve()
+        if not folder.is_dir():
+            raise ModelError(f"embedding model {spec!r} is not a model2vec model folder")
+        digest = weights_digest(folder, spec)
+        model = _load_static(str(folder), spec, local=True)
+        return Model2VecEncoder(model, f"path:{folder}@{digest}")
+    if looks_like_path(spec):
+        raise ModelError(f"embedding model folder not found: {spec}")
+    return Model2VecEncoder(_load_static(spec, spec, local=False), spec)

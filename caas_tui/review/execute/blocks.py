@@ -1,0 +1,84 @@
+"""Which of a doc's code claims run, and how: Python blocks as code, ``>>>`` blocks as doctests."""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from caas_tui.models import Claim
+
+RunMode = Literal["exec", "doctest", "skip"]
+_LANG = re.compile(r"code block \(([\w+.#-]+)\)", re.IGNORECASE)
+PYTHON_LANGS = frozenset({"python", "py", "python3", "py3"})
+DOCTEST_LANGS = frozenset({"pycon", "doctest", "python-repl", "pyrepl"})
+SHELL_LANGS = frozenset({"console", "bash", "sh", "shell", "shell-session", "shellsession", "zsh", "bat", "powershell",
+                         "ps1", "cmd", "doscon"})
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    source: str
+    want: str
+    offset: int  # 0-based line of the ``>>>`` prompt within the block
+    want_offset: int  # 0-based first line of the expected output
+    want_lines: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunBlock:
+    claim: Claim
+    mode: RunMode
+    reason: str = ""  # why a ``skip`` block is not run
+    examples: tuple[Example, ...] = ()
+
+    def request(self, index: int) -> dict[str, object]:
+        examples = [{"source": e.source, "want": e.want, "line": e.offset} for e in self.examples]
+        return {"index": index, "mode": self.mode, "source": self.claim.text, "examples": examples}
+
+
+def block_language(claim: Claim) -> str:
+    m = _LANG.search(claim.context)
+    return m.group(1).lower() if m else ""
+
+
+def _examples(text: str) -> tuple[Example, ...]:
+    out = []
+    for ex in doctest.DocTestParser().get_examples(text):
+        source_lines = ex.source.count("\n") or 1
+        want_lines = ex.want.count("\n")
+        out.append(Example(ex.source, ex.want, ex.lineno, ex.lineno + source_lines, want_lines))
+    return tuple(out)
+
+
+def plan_block(claim: Claim) -> RunBlock:
+    lang = block_language(claim)
+    text = claim.text
+    if text.lstrip().startswith(">>>") and lang not in SHELL_LANGS:
+        try:
+            examples = _examples(text)
+        except ValueError as exc:
+            return RunBlock(claim, "skip", f"unverified: doctest block does not parse ({exc})")
+        return RunBlock(claim, "doctest", examples=examples)
+    if lang in SHELL_LANGS or text.lstrip().startswith("$ "):
+        return RunBlock(claim, "skip", "unverified: shell block, not run")
+    if lang in DOCTEST_LANGS:
+        return RunBlock(claim, "skip", "unverified: no >>> prompt in a console block, not run")
+    if lang in PYTHON_LANGS:
+        try:
+            ast.parse(text)
+        except SyntaxError as exc:
+            # Fragments with "..." placeholders are illustrations, not programs a reader runs.
+            return RunBlock(claim, "skip", f"unverified: not runnable as written (syntax error line {exc.lineno})")
+        return RunBlock(claim, "exec")
+    if not lang:
+        return RunBlock(claim, "skip", "unverified: untagged block, not run")
+    return RunBlock(claim, "skip", f"unverified: {lang} block, not run")
+
+
+def plan_doc(claims: Sequence[Claim]) -> list[RunBlock]:
+    """One plan per code claim, in document order."""
+    return [plan_block(c) for c in sorted(claims, key=lambda c: c.start_line) if c.kind == "code"]

@@ -1,0 +1,124 @@
+"""The session child: runs one doc's blocks in order in ONE namespace, as a reader's REPL would.
+
+Started by file path with the project's own interpreter, so it imports nothing but the
+standard library (caas_tui need not be installed there). Reads one JSON request on stdin;
+writes one JSON line per block on the original stdout, which is kept for the protocol:
+fd 1 is pointed at stderr so that output written by the doc's code (or its children)
+can never corrupt the protocol.
+"""
+
+import doctest
+import io
+import json
+import os
+import resource
+import sys
+import traceback
+from contextlib import redirect_stderr, redirect_stdout
+
+NOBODY = 65534
+OUTPUT_CHARS = 4000
+
+
+def _drop_privileges(drop_uid, nproc):
+    # RLIMIT_NPROC is not enforced for uid 0: a fork bomb is only bounded for another user.
+    if drop_uid and os.getuid() == 0:
+        os.setgroups([])
+        os.setgid(NOBODY)
+        os.setuid(NOBODY)
+    if nproc:
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+
+
+def _frames(exc):
+    out = []
+    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+        code = frame.f_code
+        out.append({"file": code.co_filename, "line": lineno, "name": code.co_name,
+                    "qualname": getattr(code, "co_qualname", code.co_name)})
+    return out
+
+
+def _exception(exc):
+    return {
+        "type": type(exc).__name__,
+        "module": type(exc).__module__,
+        "mro": [c.__name__ for c in type(exc).__mro__],
+        "message": str(exc)[:1000],
+        "name": getattr(exc, "name", None) if isinstance(exc, (ImportError, NameError, AttributeError)) else None,
+        "errno": getattr(exc, "errno", None) if isinstance(exc, OSError) else None,
+        "filename": getattr(exc, "filename", None) if isinstance(exc, OSError) else None,
+        "frames": _frames(exc),
+        "text": "".join(traceback.format_exception_only(type(exc), exc))[-1000:],
+    }
+
+
+def _run(code, ns, filename, mode):
+    buf = io.StringIO()
+    error = None
+    try:
+        compiled = compile(code, filename, mode)
+        with redirect_stdout(buf), redirect_stderr(buf):
+            exec(compiled, ns)
+    except BaseException as exc:  # the doc's code may raise anything, SystemExit included
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        error = exc
+    return buf.getvalue(), error
+
+
+def _doctest_block(block, ns):
+    checker = doctest.OutputChecker()
+    flags = doctest.ELLIPSIS
+    examples = []
+    for ex in block["examples"]:
+        got, error = _run(ex["source"], ns, "<block %d:%d>" % (block["index"], ex["line"]), "single")
+        want = ex["want"]
+        if error is not None:
+            text = "".join(traceback.format_exception_only(type(error), error))
+            if want.startswith("Traceback (most recent call last)"):
+                expected = want.strip().splitlines()[-1]
+                ok = checker.check_output(expected + "\n", text.strip().splitlines()[-1] + "\n", flags)
+                examples.append({"line": ex["line"], "want": want, "got": got + text, "ok": ok})
+                continue
+            examples.append({"line": ex["line"], "want": want, "got": got, "ok": None})
+            return {"status": "exception", "exception": _exception(error), "examples": examples, "output": got}
+        ok = checker.check_output(want, got, flags)
+        examples.append({"line": ex["line"], "want": want, "got": got, "ok": ok})
+    output = "".join(e["got"] for e in examples)
+    return {"status": "ok", "examples": examples, "output": output}
+
+
+def main():
+    request = json.loads(sys.stdin.read())
+    proto = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    _drop_privileges(request.get("drop_uid"), request.get("nproc"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
+    sys.path.insert(0, request["root"])
+    ns = {"__name__": "__main__", "__builtins__": __builtins__}
+    for block in request["blocks"]:
+        proto.write(json.dumps({"event": "start", "index": block["index"]}) + "\n")
+        if block["mode"] == "doctest":
+            result = _doctest_block(block, ns)
+        else:
+            output, error = _run(block["source"], ns, "<block %d>" % block["index"], "exec")
+            result = {"status": "ok", "output": output}
+            if error is not None:
+                result = {"status": "exception", "exception": _exception(error), "output": output}
+        result["output"] = result.get("output", "")[:OUTPUT_CHARS]
+        result.update(event="done", index=block["index"])
+        try:
+            proto.write(json.dumps(result, default=str) + "\n")
+        except (TypeError, ValueError) as exc:
+            proto.write(json.dumps({"event": "done", "index": block["index"], "status": "internal",
+                                    "message": str(exc)}) + "\n")
+        sys.stdout.flush()
+    proto.write(json.dumps({"event": "end"}) + "\n")
+    proto.flush()
+    os._exit(0)  # don't wait for threads the doc started
+
+
+if __name__ == "__main__":
+    main()

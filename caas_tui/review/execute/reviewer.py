@@ -1,0 +1,208 @@
+"""``ExecuteReviewer``: a doc's code blocks are run, and each outcome becomes a verdict.
+
+A traceback through the project's own code is evidence a reader can open; failures the
+environment causes (a third-party module not installed, no display, no network, a data
+file the doc says to download, the sandbox refusing) are ``unverified``, never a defect.
+"""
+
+from __future__ import annotations
+
+import errno
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from caas_tui.models import Claim, EvidenceSpan, Fix, Verdict
+from caas_tui.retrieve.engine import Engine
+from caas_tui.review.base import ReviewProgress
+from caas_tui.review.execute.blocks import RunBlock, plan_doc
+from caas_tui.review.execute.outcome import encode_outcome
+from caas_tui.review.execute.pythons import pick_python
+from caas_tui.review.execute.sandbox import Limits
+from caas_tui.review.execute.session import BlockOutcome, Frame, RaisedError, run_session
+from caas_tui.review.textutil import read_text, span_sha256, split_lines
+
+REVIEWER = "execute"
+_BLOCK_FILE = re.compile(r"^<block (\d+)(?::(\d+))?>$")
+_ENV_SKIP_DIRS = (".venv", "venv", "site-packages", "dist-packages")
+_SANDBOX_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM, errno.ENETUNREACH, errno.EAGAIN, errno.ECONNREFUSED,
+                   errno.EHOSTUNREACH, errno.ENOSPC, errno.EFBIG}
+_NO_DISPLAY = re.compile(r"no display|\$DISPLAY|cannot open display|couldn't connect to display", re.IGNORECASE)
+_DOWNLOAD = re.compile(r"\bdownload", re.IGNORECASE)
+
+
+class ExecuteReviewer:
+    """``Reviewer`` implementation: one sandboxed session per doc."""
+
+    name = REVIEWER
+
+    def __init__(self, python: str | None = None, limits: Limits | None = None, *,
+                 use_bwrap: bool | None = None) -> None:
+        self.python = python
+        self.limits = limits or Limits()
+        self.use_bwrap = use_bwrap
+        self.notes: list[str] = []  # the interpreter line and sandbox warnings, each once
+        self._told = 0
+
+    def _note(self, line: str | None) -> None:
+        if line and line not in self.notes:
+            self.notes.append(line)
+
+    def take_notes(self) -> list[str]:
+        """Notes not handed out yet (a front end prints each once per run)."""
+        fresh, self._told = self.notes[self._told:], len(self.notes)
+        return fresh
+
+    def review(self, claims: Sequence[Claim], engine: Engine, *, progress: ReviewProgress | None = None) -> list[Verdict]:
+        root = engine.root.resolve()
+        choice = pick_python(root, self.python)
+        self._note(choice.line)
+        by_doc: dict[str, list[Claim]] = defaultdict(list)
+        for c in claims:
+            by_doc[c.doc_path].append(c)
+        judged: dict[str, Verdict] = {}
+        done = 0
+        for doc, doc_claims in by_doc.items():
+            plan = plan_doc(doc_claims)
+            result = run_session(root, choice.path, plan, self.limits, use_bwrap=self.use_bwrap)
+            self._note(result.warning)
+            doc_text = read_text(root / doc) if (root / doc).is_file() else ""
+            judge = _Judge(root, plan, doc_text)
+            for block, outcome in zip(plan, result.outcomes, strict=True):
+                judged[block.claim.id] = judge.verdict(block, outcome)
+            done += len(doc_claims)
+            if progress is not None:
+                progress(done, len(claims), doc)
+        return [judged.get(c.id) or Verdict(c.id, "unverified", REVIEWER, "not a code block") for c in claims]
+
+
+class _Judge:
+    def __init__(self, root: Path, plan: Sequence[RunBlock], doc_text: str) -> None:
+        self.root = root
+        self.plan = plan
+        self.doc_lines = split_lines(doc_text)
+        self.says_download = bool(_DOWNLOAD.search(doc_text))
+        self.failed_before = False
+
+    def verdict(self, block: RunBlock, outcome: BlockOutcome) -> Verdict:
+        verdict = self._verdict(block, outcome)
+        if verdict.verdict == "contradicted" or outcome.status in ("exception", "timeout"):
+            self.failed_before = True
+        checks = encode_outcome(outcome, self._doc_frames(outcome))
+        return Verdict(verdict.claim_id, verdict.verdict, REVIEWER, verdict.rationale, verdict.evidence, verdict.fix,
+                       checks=checks)
+
+    def _verdict(self, block: RunBlock, outcome: BlockOutcome) -> Verdict:
+        cid = block.claim.id
+        if outcome.status == "not-run":
+            return Verdict(cid, "unverified", REVIEWER, outcome.note or "not run")
+        if outcome.status in ("timeout", "crashed"):
+            return Verdict(cid, "unverified", REVIEWER, f"unverified: {outcome.note}")
+        if outcome.error is not None:
+            return self._raised(block, outcome.error)
+        stale = [e for e in outcome.examples if e.ok is False]
+        if stale:
+            return self._stale_output(block, stale)
+        if outcome.examples:
+            return Verdict(cid, "consistent", REVIEWER, f"ran; {len(outcome.examples)} printed output(s) match",
+                           checks=("executed",))
+        return Verdict(cid, "unverified", REVIEWER, "ran without error")
+
+    def _environment(self, err: RaisedError) -> str | None:
+        """Why ``err`` is the environment's doing rather than the doc's, if it is."""
+        if err.is_a("ModuleNotFoundError") and err.name:
+            top = err.name.split(".")[0]
+            if not ((self.root / top).is_dir() or (self.root / f"{top}.py").is_file()
+                    or (self.root / "src" / top).is_dir()):
+                return f"third-party module {err.name!r} is not installed in the chosen Python"
+            return None
+        if err.is_a("MemoryError"):
+            return f"the sandbox's memory limit stopped it ({err.text})"
+        if err.is_a("TclError") or _NO_DISPLAY.search(err.message):
+            return f"no display in the sandbox ({err.text})"
+        if err.is_a("gaierror", "ConnectionError", "timeout", "URLError") or (
+                err.is_a("OSError") and err.errno in _SANDBOX_ERRNOS):
+            return f"the sandbox refused it ({err.text})"
+        if err.is_a("FileNotFoundError") and self.says_download:
+            return f"a data file the doc says to download is missing ({err.text})"
+        if err.is_a("SystemExit", "KeyboardInterrupt"):
+            return f"the block exited ({err.text})"
+        return None
+
+    def _raised(self, block: RunBlock, err: RaisedError) -> Verdict:
+        cid = block.claim.id
+        env = self._environment(err)
+        if env:
+            return Verdict(cid, "unverified", REVIEWER, f"unverified: {env}")
+        if err.is_a("NameError") and self.failed_before:
+            return Verdict(cid, "unverified", REVIEWER,
+                           f"unverified: needs a name an earlier block that failed would define ({err.text})")
+        frames = [f for f in err.frames if self._project_path(f) is not None]
+        evidence = self._evidence(frames)
+        where = f" in {evidence[-1].path}:{evidence[-1].start_line}" if evidence else ""
+        line = self._doc_line(block, err.frames)
+        at = f" (doc line {line})" if line else ""
+        return Verdict(cid, "contradicted", REVIEWER, f"running it raises {err.text}{where}{at}", tuple(evidence))
+
+    def _project_path(self, frame: Frame) -> str | None:
+        path = Path(frame.file)
+        if not path.is_absolute() or not path.is_relative_to(self.root):
+            return None
+        rel = path.relative_to(self.root)
+        if any(part in _ENV_SKIP_DIRS for part in rel.parts):
+            return None
+        return rel.as_posix()
+
+    def _evidence(self, frames: Sequence[Frame]) -> list[EvidenceSpan]:
+        """The call that led into the project first, the raising line last (at most four frames)."""
+        picked = list(frames) if len(frames) <= 4 else [*frames[:2], *frames[-2:]]
+        out = []
+        for f in picked:
+            rel = self._project_path(f)
+            assert rel is not None
+            lines = split_lines(read_text(self.root / rel))
+            module = rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+            symbol = module if f.qualname == "<module>" else f"{module}.{f.qualname}"
+            role = "raised here" if f is picked[-1] else "called from here"
+            out.append(EvidenceSpan(rel, f.line, f.line, symbol, span_sha256(lines, f.line, f.line), role))
+        return out
+
+    def _doc_line(self, block: RunBlock, frames: Sequence[Frame]) -> int | None:
+        for f in reversed(frames):
+            m = _BLOCK_FILE.match(f.file)
+            if m:
+                offset = int(m.group(2) or 0)
+                return block.claim.start_line + offset + f.line - 1
+        return None
+
+    def _doc_frames(self, outcome: BlockOutcome) -> tuple[str, ...]:
+        if outcome.error is None:
+            return ()
+        return tuple(f"{p}:{f.line} {f.qualname}" for f in outcome.error.frames if (p := self._project_path(f)))
+
+    def _stale_output(self, block: RunBlock, stale: Sequence[object]) -> Verdict:
+        claim = block.claim
+        by_offset = {e.offset: e for e in block.examples}
+        first = stale[0]
+        example = by_offset.get(first.offset)  # type: ignore[attr-defined]
+        got = first.got  # type: ignore[attr-defined]
+        want = first.want  # type: ignore[attr-defined]
+        rationale = f"printed output differs: the doc shows {want.strip()!r}, running it prints {got.strip()!r}"
+        if example is None:
+            return Verdict(claim.id, "contradicted", REVIEWER, rationale)
+        block_lines = claim.text.split("\n")
+        if example.want_lines:
+            start = claim.start_line + example.want_offset
+            end = start + example.want_lines - 1
+            template = block_lines[example.want_offset]
+        else:  # expected nothing: keep the prompt's last line and add the output after it
+            start = end = claim.start_line + example.want_offset - 1
+            template = block_lines[example.want_offset - 1]
+        doc_line = self.doc_lines[start - 1] if 0 < start <= len(self.doc_lines) else template
+        prefix = doc_line[: len(doc_line) - len(template)] if doc_line.endswith(template) else ""
+        indent = template[: len(template) - len(template.lstrip())] if example.want_lines else ""
+        new = [prefix + indent + line for line in got.rstrip("\n").split("\n")]
+        if not example.want_lines:
+            new = [doc_line, *new]
+        return Verdict(claim.id, "contradicted", REVIEWER, rationale, fix=Fix(start, end, "\n".join(new)))

@@ -1,0 +1,147 @@
+"""The sandbox a doc's code runs in: bubblewrap when installed, rlimits in a subprocess otherwise.
+
+Documentation is untrusted input. With ``bwrap`` the child sees the whole filesystem
+read-only (the project included), a private ``/tmp``, a writable temporary working
+directory that is also its ``HOME``, no network and its own PID namespace. rlimits bound
+CPU, address space and file size; a root caller's child drops to ``nobody`` so that the
+process limit (which the kernel never applies to uid 0) bounds fork bombs.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+NOBODY = 65534
+NO_BWRAP_WARNING = (
+    "bwrap not found: doc code runs with rlimits only (no network, filesystem or PID isolation; "
+    "it can write wherever this user can)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    block_seconds: float = 10.0
+    doc_seconds: float = 60.0
+    memory_bytes: int = 2 << 30  # address space
+    processes: int = 64  # processes the child may add
+    file_bytes: int = 64 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    argv: tuple[str, ...]
+    env: dict[str, str]
+    workdir: Path
+    isolated: bool  # True under bubblewrap
+    drop_uid: bool  # the child switches to ``nobody`` before running doc code
+    nproc: int | None  # RLIMIT_NPROC for the child, None when it would not bound anything
+    warning: str | None
+
+
+def bwrap_path() -> str | None:
+    return shutil.which("bwrap")
+
+
+def _hidden_ancestor(path: Path) -> Path | None:
+    """The top-most ancestor of ``path`` that other users cannot traverse, if any."""
+    for parent in reversed(path.parents):
+        try:
+            if not os.stat(parent).st_mode & stat.S_IXOTH:
+                return parent
+        except OSError:
+            return None
+    return None
+
+
+def _python_prefixes(python: str) -> list[Path]:
+    exe = Path(python)
+    out = [Path(os.path.realpath(exe)).parent.parent]
+    cfg = exe.parent.parent / "pyvenv.cfg"
+    if cfg.is_file():
+        out.append(exe.parent.parent)
+        for line in cfg.read_text(encoding="utf-8", errors="replace").splitlines():
+            key, _, value = line.partition("=")
+            if key.strip() == "home" and value.strip():
+                out.append(Path(os.path.realpath(value.strip())).parent)
+    return out
+
+
+def _user_processes(uid: int) -> int:
+    count = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if os.stat(entry.path).st_uid == uid:
+                    count += 1
+            except OSError:
+                continue
+    return count
+
+
+def launch(python: str, child: Path, root: Path, workdir: Path, limits: Limits, *,
+           use_bwrap: bool | None = None) -> Launch:
+    """How to start the session child for one doc; ``use_bwrap=False`` forces the fallback."""
+    bwrap = bwrap_path() if use_bwrap is not False else None
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(workdir), "TMPDIR": str(workdir),
+        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "MPLBACKEND": "Agg",
+    }  # no DISPLAY, no credentials: nothing of the caller's environment leaks into doc code
+    cmd = [python, "-I", "-B", str(child)]
+    is_root = os.getuid() == 0
+    needed = [root.resolve(), child.parent.resolve(), *_python_prefixes(python)]
+    if bwrap is None:
+        # Dropping to nobody only works if nobody can still reach the interpreter.
+        drop = is_root and all(_hidden_ancestor(p) is None for p in needed)
+        nproc = limits.processes if drop else (None if is_root else _user_processes(os.getuid()) + limits.processes)
+        return Launch(tuple(cmd), env, workdir, False, drop, nproc, NO_BWRAP_WARNING)
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"]
+    hidden = sorted({a for p in needed if (a := _hidden_ancestor(p)) is not None})
+    masked = [Path("/tmp"), *hidden]  # covered by an empty tmpfs: only what is needed is mounted back
+    for top in hidden:  # e.g. /root (0700) holding the interpreter
+        argv += ["--perms", "0755", "--tmpfs", str(top)]
+    made: set[Path] = set()
+    for p in sorted(set(needed)):
+        base = next((m for m in masked if p.is_relative_to(m) and p != m), None)
+        if base is None:
+            continue
+        # bwrap would create the mount point's parents 0700: nobody could not reach the mount
+        for parent in reversed(p.parents):
+            if parent.is_relative_to(base) and parent != base and parent not in made:
+                argv += ["--perms", "0755", "--dir", str(parent)]
+                made.add(parent)
+        argv += ["--ro-bind", str(p), str(p)]
+    argv += ["--bind", str(workdir), str(workdir), "--chdir", str(workdir),
+             "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"]
+    if is_root:
+        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        nproc: int | None = limits.processes
+    else:
+        nproc = _user_processes(os.getuid()) + limits.processes
+    for key, value in env.items():
+        argv += ["--setenv", key, value]
+    argv += ["--", *cmd]
+    return Launch(tuple(argv), env, workdir, True, is_root, nproc, None)
+
+
+def prepare_workdir(workdir: Path, run: Launch) -> None:
+    if run.drop_uid:
+        os.chown(workdir, NOBODY, NOBODY)
+
+
+def rlimits(limits: Limits) -> Callable[[], None]:
+    """A ``preexec_fn`` setting the child's CPU, memory and file-size limits (hard and soft)."""
+    cpu = int(limits.doc_seconds) + 5
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    return apply

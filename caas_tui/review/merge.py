@@ -1,0 +1,48 @@
+"""Two reviewers judged one claim: which verdict decides.
+
+Evidence ranks: a real run that raised or printed something else beats a static guess;
+any definite verdict beats ``unverified``; between equals the first reviewer listed wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from caas_tui.models import Verdict
+from caas_tui.review.runner import DocReview
+
+
+def _strength(v: Verdict) -> int:
+    if v.verdict == "unverified":
+        return 0
+    if v.reviewer == "execute" and v.verdict in ("contradicted", "consistent"):
+        return 3  # observed, not inferred
+    return 2 if v.verdict in ("contradicted", "incomplete") else 1
+
+
+def deciding_verdict(verdicts: Sequence[Verdict]) -> Verdict:
+    """The verdict that decides among several for one claim (``verdicts`` non-empty)."""
+    if not verdicts:
+        raise ValueError("deciding_verdict needs at least one verdict")
+    best = verdicts[0]
+    for v in verdicts[1:]:
+        if _strength(v) > _strength(best):
+            best = v
+    return best
+
+
+def merge_reviews(*reviews: DocReview) -> tuple[DocReview, dict[str, tuple[Verdict, ...]]]:
+    """One review of a doc by several reviewers -> the deciding verdicts, and every verdict per claim id."""
+    first = reviews[0]
+    every: dict[str, tuple[Verdict, ...]] = {}
+    for r in reviews:
+        for c, v in r.pairs():
+            every[c.id] = (*every.get(c.id, ()), v)
+    deciding = tuple(deciding_verdict(every[c.id]) for c in first.claims)
+    name = "+".join(r.reviewer for r in reviews)
+    return DocReview(first.doc_path, name, first.claims, deciding), every
+
+
+def verdict_json(v: Verdict) -> dict[str, object]:
+    return {"reviewer": v.reviewer, "verdict": v.verdict, "rationale": v.rationale,
+            "evidence": [e.to_json() for e in v.evidence], "fix": v.fix.to_json() if v.fix else None}

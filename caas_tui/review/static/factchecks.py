@@ -1,0 +1,247 @@
+"""Checks of stated facts against a function: parameter names in field entries,
+defaults, return types and raised exceptions."""
+
+from __future__ import annotations
+
+import re
+
+from caas_tui.models import Claim
+from caas_tui.review.claims.docstrings import FieldFact, parse_field
+from caas_tui.review.claims.mentions import code_spans, find_mentions
+from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.facts import (
+    StatedType,
+    StatedValue,
+    stated_defaults,
+    stated_raises,
+    stated_returns,
+    type_from_text,
+)
+from caas_tui.review.static.findings import Edit, Finding, bad, ok
+from caas_tui.review.static.names import callable_mentions, section_subject, subject_before
+from caas_tui.review.static.pysig import Signature, evaluate, none_fallback, same_value
+from caas_tui.review.static.raisecheck import judge, stated_exception
+from caas_tui.review.static.resolve import Def
+from caas_tui.review.static.rettypes import compare, describe, return_kinds
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_TYPE_NAMES = frozenset({"int", "str", "float", "bool", "bytes", "list", "dict", "tuple", "set", "object", "callable"})
+
+
+def _label(fn: Def) -> str:
+    parts = fn.qualname.split(".")
+    return ".".join(parts[-2:]) if fn.owner is not None else parts[-1]
+
+
+def _sig_for(ctx: ReviewContext, subject: Def) -> Signature | None:
+    sig = ctx.call_signature(subject, on_instance=True)
+    return sig if sig is not None and sig.reliable else None
+
+
+# -- parameters named by field entries -------------------------------------------------------
+def check_field_params(ctx: ReviewContext, claim: Claim, fact: FieldFact, subject: Def) -> list[Finding]:
+    if fact.role not in ("param", "type") or not fact.name:
+        return []
+    sig = _sig_for(ctx, subject)
+    if sig is None:
+        return []
+    swapped = fact.name in _TYPE_NAMES or (fact.type is not None and sig.named(fact.type.strip()) is not None)
+    if fact.type and fact.name not in {p.name for p in sig.params} and swapped:
+        return []  # ``int (size): ...``: type and name written the other way round
+    label = _label(sig.fn) if subject.kind == "function" else subject.short
+    ev = ctx.evidence(sig.fn)
+    names = {p.name for p in sig.params}
+    findings: list[Finding] = []
+    for raw in fact.name.split(","):
+        name = raw.strip().lstrip("*")
+        if not _IDENT.fullmatch(name):
+            continue
+        check = f"`{label}` has parameter `{name}`"
+        if name in names:
+            findings.append(ok(check, ev))
+        elif not sig.has_varkw:
+            documented: set[str] = set()  # a name another entry already documents is no suggestion
+            sug = ctx.suggest(sig.fn, name, {n for n in names if n not in documented and n not in ("self", "cls")})
+            rationale = f"`{label}` has no parameter `{name}`"
+            edit = None
+            if sug is not None:
+                rationale += f"; did you mean `{sug.name}`?"
+                if sug.unambiguous:
+                    edit = Edit(claim.start_line, claim.end_line, name, sug.name)
+            findings.append(bad("contradicted", check, rationale, ev, edit=edit))
+    return findings
+
+
+# -- defaults -------------------------------------------------------------------------------
+def _check_default(ctx: ReviewContext, claim: Claim, sig: Signature, param: str, sv: StatedValue, label: str) -> list[Finding]:
+    p = sig.named(param)
+    if p is None or p.kind in ("var", "varkw"):
+        return []
+    ev = ctx.evidence(sig.fn)
+    check = f"default of `{param}` in `{label}`"
+    if p.default is None:
+        return [bad("contradicted", check, f"`{param}` of `{label}` is required; it has no default", ev)]
+    mod = Def("module", sig.fn.module.name, sig.fn.module) if sig.fn.module else None
+    actual = evaluate(p.default, mod, ctx.resolver)
+    if actual is None:
+        return []
+    if actual.value is None and not (sv.literal and sv.value is None):
+        # ``tab_size=None`` documented as "defaults to 8": fine if the body puts 8 in.
+        replaced, fallback = none_fallback(sig.fn, param)
+        if replaced:
+            actual = evaluate(fallback, mod, ctx.resolver) if fallback is not None else None
+            if actual is None:
+                return []
+    via = [ctx.evidence(d) for d in actual.via]
+    if sv.literal:
+        matched = same_value(sv.value, actual.value)
+    elif isinstance(actual.value, str):
+        matched = sv.text == actual.value
+    else:
+        return []
+    if matched:
+        return [ok(f"{check} is {sv.text}", ev, *via)]
+    new = actual.source
+    if not sv.literal and isinstance(actual.value, str):
+        new = actual.value
+    edit = Edit(claim.start_line, claim.end_line, sv.text, new, unique=True)
+    where = f" (via `{actual.via[-1].qualname}`)" if actual.via else ""
+    return [bad("contradicted", f"{check} is {sv.text}", f"`{label}` defaults `{param}` to {actual.source}{where}, not {sv.text}", ev, *via, edit=edit)]
+
+
+def _param_before(text: str, offset: int, candidates: set[str]) -> str | None:
+    names = [m.name for m in find_mentions(text) if m.origin == "code" and 0 <= m.start < offset and "." not in m.name]
+    names += [s.strip() for s in code_spans(text[:offset]) if _IDENT.fullmatch(s.strip())]
+    for name in reversed(names):
+        if name in candidates:
+            return name
+    return None
+
+
+def check_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
+    findings: list[Finding] = []
+    if fact is not None:
+        if fact.role != "param" or not fact.name or subject is None or "," in fact.name:
+            return []
+        sig = _sig_for(ctx, subject)
+        if sig is None:
+            return []
+        label = _label(sig.fn) if subject.kind == "function" else subject.short
+        for sv in stated_defaults(fact.desc) + stated_defaults(fact.type or ""):
+            findings += _check_default(ctx, claim, sig, sv.param or fact.name.lstrip("*"), sv, label)
+        return findings
+    candidates = [d for _, d in callable_mentions(ctx, claim)]
+    owner = section_subject(ctx, claim)
+    if owner is not None:
+        candidates.append(owner)
+    pairs = [(d, s) for d, s in ((d, _sig_for(ctx, d)) for d in candidates) if s is not None]
+    if not pairs:
+        return []
+    names = {p.name for _, s in pairs for p in s.params}
+    for sv in stated_defaults(claim.text):
+        param = sv.param or _param_before(claim.text, sv.start, names)
+        if param is None:
+            continue
+        having = {id(s.fn.node): (d, s) for d, s in pairs if s.named(param) is not None}
+        if len(having) != 1:
+            continue  # no function, or several, take this parameter: can't tell which is meant
+        subject, sig = next(iter(having.values()))
+        label = _label(sig.fn) if subject.kind == "function" else subject.short
+        findings += _check_default(ctx, claim, sig, param, sv, label)
+    return findings
+
+
+# -- return types ---------------------------------------------------------------------------
+def _check_return(ctx: ReviewContext, claim: Claim, subject: Def, stated: StatedType, token: str) -> list[Finding]:
+    if subject.kind != "function":
+        return []
+    kinds = return_kinds(ctx, subject)
+    if kinds is None:
+        return []
+    verdict = compare(ctx, stated, kinds, claim)
+    if verdict is None:
+        return []
+    said = stated.name or stated.kind or token
+    check = f"`{_label(subject)}` returns {said}"
+    ev = ctx.evidence(subject)
+    if verdict:
+        return [ok(check, ev)]
+    actual = describe(kinds)
+    edit = None
+    if stated.kind and len(kinds) == 1 and token == stated.kind and not next(iter(kinds)).startswith("class:"):
+        edit = Edit(claim.start_line, claim.end_line, token, actual, unique=True)
+    return [bad("contradicted", check, f"`{_label(subject)}` returns {actual}, not {said}", ev, edit=edit)]
+
+
+def check_returns(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
+    if fact is not None:
+        if subject is None or fact.role not in ("returns", "rtype"):
+            return []
+        if fact.type:
+            stated = type_from_text(fact.type)
+            return _check_return(ctx, claim, subject, stated, fact.type.strip()) if stated else []
+        out: list[Finding] = []
+        for st in stated_returns("returns " + fact.desc):
+            out += _check_return(ctx, claim, subject, st, _token_at(fact.desc, st.start - len("returns ")))
+        return out
+    out = []
+    for st in stated_returns(claim.text):
+        subj = subject_before(ctx, claim, st.start)
+        if subj is not None:
+            out += _check_return(ctx, claim, subj, st, _token_at(claim.text, st.start))
+    return out
+
+
+def _token_at(text: str, offset: int) -> str:
+    m = re.match(r"`+([^`]+)`+|[\w.]+", text[max(offset, 0):])
+    if not m:
+        return ""
+    return m.group(1) if m.group(1) else m.group(0)
+
+
+# -- raised exceptions ----------------------------------------------------------------------
+def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
+    pairs: list[tuple[Def, str]] = []
+    if fact is not None:
+        if fact.role == "raises" and fact.name and subject is not None:
+            pairs = [(subject, fact.name)]
+    else:
+        for m in re.finditer(r"\b(?:raises?|throws?)\b", claim.text):
+            subj = subject_before(ctx, claim, m.start())
+            if subj is not None:
+                pairs += [(subj, name) for name in stated_raises(claim.text[m.start():m.start() + 120])[:1]]
+    findings: list[Finding] = []
+    for subj, name in pairs:
+        if subj.kind == "class":
+            init = ctx.resolver.member(subj, "__init__")
+            if not (init.found and init.target is not None and init.target.kind == "function"):
+                continue
+            subj = init.target
+        if subj.kind != "function":
+            continue
+        exc = stated_exception(ctx, name, claim)
+        if exc is None:
+            continue
+        result, reached = judge(ctx, subj, exc)
+        if result is None:
+            continue
+        check = f"`{_label(subj)}` raises `{name}`"
+        ev = [ctx.evidence(subj)] + [ctx.evidence(d) for d in reached.evidence[:2]]
+        if result:
+            findings.append(ok(check, *ev))
+        else:
+            raised = ", ".join(f"`{q.rsplit('.', 1)[-1]}`" for q in reached.raised) or "nothing"
+            findings.append(bad("contradicted", check, f"`{_label(subj)}` never raises `{name}` (it raises {raised})", *ev))
+    return findings
+
+
+def check_facts(ctx: ReviewContext, claim: Claim) -> list[Finding]:
+    fact = parse_field(claim.text) if claim.kind == "field" else None
+    subject = section_subject(ctx, claim) if fact is not None else None
+    findings: list[Finding] = []
+    if fact is not None and subject is not None:
+        findings += check_field_params(ctx, claim, fact, subject)
+    findings += check_defaults(ctx, claim, fact, subject)
+    findings += check_returns(ctx, claim, fact, subject)
+    findings += check_raises(ctx, claim, fact, subject)
+    return findings

@@ -1,0 +1,119 @@
+"""What a static check reports, and how a claim's findings become one ``Verdict``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from caas_tui.models import Claim, EvidenceSpan, Fix, Verdict, VerdictLabel
+
+REVIEWER = "static"
+NO_FACTS = "no checkable API facts"
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace ``old`` with ``new`` (as whole tokens) in doc lines ``start..end``."""
+
+    start_line: int
+    end_line: int
+    old: str
+    new: str
+    unique: bool = False  # refuse when ``old`` occurs more than once (numbers, literals)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    status: str  # ok | contradicted | incomplete
+    check: str  # the fact, e.g. "`Scene.spawn` has parameter `tolerance`"
+    rationale: str = ""
+    evidence: tuple[EvidenceSpan, ...] = ()
+    edit: Edit | None = None
+
+
+def ok(check: str, *evidence: EvidenceSpan | None) -> Finding:
+    return Finding("ok", check, "", tuple(e for e in evidence if e is not None))
+
+
+def bad(status: str, check: str, rationale: str, *evidence: EvidenceSpan | None, edit: Edit | None = None) -> Finding:
+    return Finding(status, check, rationale, tuple(e for e in evidence if e is not None), edit)
+
+
+def _token_pattern(token: str) -> re.Pattern[str]:
+    left = r"(?<![\w])" if token[:1].isalnum() or token[:1] == "_" else ""
+    right = r"(?![\w])" if token[-1:].isalnum() or token[-1:] == "_" else ""
+    return re.compile(left + re.escape(token) + right)
+
+
+def apply_edits(lines: list[str], first_line: int, edits: Sequence[Edit]) -> list[str] | None:
+    """``lines`` (doc lines from ``first_line``) with every edit applied, or None if an
+    edit can't be applied exactly (token absent, or ambiguous where it must be unique)."""
+    out = list(lines)
+    for edit in edits:
+        lo, hi = edit.start_line - first_line, edit.end_line - first_line
+        if lo < 0 or hi >= len(out) or not edit.old:
+            return None
+        pattern = _token_pattern(edit.old)
+        count = sum(len(pattern.findall(out[i])) for i in range(lo, hi + 1))
+        if count == 0 or (edit.unique and count > 1):
+            return None
+        for i in range(lo, hi + 1):
+            out[i] = pattern.sub(_literal(edit.new), out[i])
+    return out
+
+
+def make_fix(claim: Claim, doc_lines: list[str], edits: Sequence[Edit]) -> Fix | None:
+    """One fix covering the changed lines of the claim (CR line ends kept out of the text)."""
+    if not edits or not doc_lines:
+        return None
+    start, end = claim.start_line, min(claim.end_line, len(doc_lines))
+    original = [line.removesuffix("\r") for line in doc_lines[start - 1 : end]]
+    changed = apply_edits(original, start, edits)
+    if changed is None or changed == original:
+        return None
+    lo = 0
+    while lo < len(original) and original[lo] == changed[lo]:
+        lo += 1
+    hi = len(original) - 1
+    while hi > lo and original[hi] == changed[hi]:
+        hi -= 1
+    return Fix(start + lo, start + hi, "\n".join(changed[lo : hi + 1]))
+
+
+def _dedupe(spans: list[EvidenceSpan]) -> tuple[EvidenceSpan, ...]:
+    seen: set[tuple[str, int, int]] = set()
+    out: list[EvidenceSpan] = []
+    for span in spans:
+        key = (span.path, span.start_line, span.end_line)
+        if key not in seen:
+            seen.add(key)
+            out.append(span)
+    return tuple(out)
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    """A ``re.sub`` replacement that inserts ``text`` as is (no backslash escapes)."""
+    return lambda _m: text
+
+
+def verdict_for(claim: Claim, findings: Sequence[Finding], doc_lines: list[str]) -> Verdict:
+    """contradicted > incomplete > consistent (every checked fact held) > unverified."""
+    contradicted = [f for f in findings if f.status == "contradicted"]
+    incomplete = [f for f in findings if f.status == "incomplete"]
+    checks = tuple(dict.fromkeys(f.check for f in findings))
+    if contradicted or incomplete:
+        worst = contradicted or incomplete
+        label: VerdictLabel = "contradicted" if contradicted else "incomplete"
+        rationale = "; ".join(dict.fromkeys(f.rationale for f in worst))
+        edits = [f.edit for f in worst if f.edit is not None]
+        fix = make_fix(claim, doc_lines, edits) if edits else None
+        if fix is None and len(edits) > 1:
+            fix = make_fix(claim, doc_lines, edits[:1])
+        evidence = _dedupe([e for f in worst for e in f.evidence])
+        return Verdict(claim.id, label, REVIEWER, rationale, evidence, fix, checks=checks)
+    if findings:
+        evidence = _dedupe([e for f in findings for e in f.evidence])
+        rationale = "checked: " + "; ".join(checks)
+        return Verdict(claim.id, "consistent", REVIEWER, rationale, evidence, None, checks=checks)
+    return Verdict(claim.id, "unverified", REVIEWER, NO_FACTS)

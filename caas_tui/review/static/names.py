@@ -1,0 +1,206 @@
+"""Checks on the names a prose or field claim mentions: does each project name exist,
+and do calls written inline (```Scene.spawn(name, tolerance=1e-3)```) fit the signature."""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+
+from caas_tui.models import Claim
+from caas_tui.review.claims.mentions import Mention, dotted, find_mentions
+from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.findings import Edit, Finding, bad, ok
+from caas_tui.review.static.resolve import UNKNOWN, Def, Resolution
+
+_SECTION_SYMBOL = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def judged_mentions(claim: Claim) -> list[Mention]:
+    """Mentions that assert something about the API: roles, code spans, calls, and
+    fully qualified dotted names (the head decides later whether it is the project's)."""
+    seen: set[str] = set()
+    out: list[Mention] = []
+    for m in find_mentions(claim.text):
+        if m.origin == "ident" or m.name in seen:
+            continue
+        seen.add(m.name)
+        out.append(m)
+    return out
+
+
+def missing_finding(ctx: ReviewContext, claim: Claim, name: str, owner: Def, member: str, what: str = "") -> Finding:
+    parts = name.split(".")
+    shown = ".".join(parts[: parts.index(member) + 1]) if member in parts else name
+    suggestion = ctx.suggest(owner, member)
+    rationale = f"`{shown}` does not exist" + (f" {what}" if what else "")
+    edit = None
+    if suggestion is not None:
+        rationale += f"; did you mean `{suggestion.name}`?"
+        if suggestion.unambiguous:
+            edit = Edit(claim.start_line, claim.end_line, member, suggestion.name)
+    else:
+        rationale += f" (`{owner.qualname}` has no `{member}`)"
+    return bad("contradicted", f"`{name}` exists", rationale, ctx.evidence(owner), edit=edit)
+
+
+def resolve_mention(ctx: ReviewContext, claim: Claim, m: Mention) -> Resolution:
+    res = ctx.resolve(m.name, claim)
+    head, _, rest = m.name.partition(".")
+    if res.status == "unknown" and rest and m.origin in ("code", "role", "call"):
+        # ``scene.spawn`` where an earlier code block of this doc did ``scene = Scene()``.
+        val = ctx.doc_env(claim.doc_path, claim.section).get(head)
+        if val is not None:
+            res = ctx.resolver.walk(val.defn, rest.split("."))
+            if res.status == "missing" and not val.exact and res.member and ctx.any_subclass_has(val.defn, res.member):
+                return UNKNOWN
+    return res
+
+
+def check_mentions(ctx: ReviewContext, claim: Claim) -> list[Finding]:
+    findings: list[Finding] = []
+    for m in judged_mentions(claim):
+        if m.origin == "dotted" and not ctx.project.is_project(m.name):
+            continue
+        bare = "." not in m.name
+        if bare and not (m.called or m.name[:1].isupper()):
+            continue  # a lone lower-case word in backticks: a variable, parameter or id
+        res = resolve_mention(ctx, claim, m)
+        target = res.target
+        if res.found and target is not None and target.is_project:
+            if bare and target.kind not in ("class", "function"):
+                continue
+            findings.append(ok(f"`{m.name}` exists", ctx.evidence(target)))
+        elif res.status == "missing" and res.owner is not None and res.member is not None:
+            if not ctx.project.is_project(m.name) and ctx.maybe_stdlib(m.name):
+                continue  # ``Path.read_text`` may well mean pathlib's Path
+            findings.append(missing_finding(ctx, claim, m.name, res.owner, res.member))
+    return findings
+
+
+def section_subject(ctx: ReviewContext, claim: Claim) -> Def | None:
+    """The function or class a docstring claim belongs to (``claim.section``)."""
+    section = claim.section or ""
+    if not _SECTION_SYMBOL.fullmatch(section) or not ctx.project.is_project(section):
+        return None
+    if claim.doc_path.endswith((".py", ".pyi")):
+        # By position: a property setter shares its getter's name but has its own docstring.
+        return ctx.docstring_owner(claim.doc_path, claim.start_line)
+    res = ctx.resolve(section)
+    if res.found and res.target is not None and res.target.kind in ("function", "class"):
+        return res.target
+    return None
+
+
+def callable_mentions(ctx: ReviewContext, claim: Claim) -> list[tuple[int, Def]]:
+    """(offset, definition) of every callable the claim names unambiguously."""
+    out: list[tuple[int, Def]] = []
+    for m in find_mentions(claim.text):
+        if m.origin in ("ident",) or (m.origin == "dotted" and not ctx.project.is_project(m.name)):
+            continue
+        res = resolve_mention(ctx, claim, m)
+        target = res.target
+        if res.found and not res.ambiguous and target is not None and target.is_project \
+                and target.kind in ("function", "class"):
+            out.append((m.start, target))
+    return out
+
+
+def subject_before(ctx: ReviewContext, claim: Claim, offset: int) -> Def | None:
+    """The one callable named before ``offset`` (the sentence's subject), or the
+    docstring's owner when none is named; None when it is ambiguous."""
+    before = {id(d.node): d for pos, d in callable_mentions(ctx, claim) if pos < offset}
+    if len(before) == 1:
+        return next(iter(before.values()))
+    if not before:
+        return section_subject(ctx, claim)
+    return None
+
+
+def check_call_args(
+    ctx: ReviewContext, claim: Claim, call: ast.Call, target: Def, *, on_instance: bool,
+    strict: bool, line: tuple[int, int] | None = None,
+) -> list[Finding]:
+    """Keyword names and positional count of ``call`` against ``target``'s signature;
+    ``strict`` (code blocks) also reports missing required parameters as ``incomplete``."""
+    sig = ctx.call_signature(target, on_instance=on_instance)
+    if sig is None or not sig.reliable:
+        return []
+    span = line or (claim.start_line, claim.end_line)
+    ev = ctx.evidence(sig.fn)
+    fn_name = sig.fn.qualname.rsplit(".", 2)[-2] + "." + sig.fn.short if sig.fn.owner else sig.fn.short
+    if target.kind == "class":
+        fn_name = target.short
+    findings: list[Finding] = []
+    # ``f(a, ...)``: the ellipsis stands for "more arguments", so counts can't be judged.
+    starred = any(isinstance(a, ast.Starred) or (isinstance(a, ast.Constant) and a.value is Ellipsis) for a in call.args)
+    double = any(k.arg is None for k in call.keywords)
+    params = {p.name: p for p in sig.params if p.kind not in ("var", "varkw")}
+    for kw in call.keywords:
+        if kw.arg is None:
+            continue
+        p = params.get(kw.arg)
+        if p is not None and p.kind != "posonly":
+            findings.append(ok(f"`{fn_name}` has parameter `{kw.arg}`", ev))
+        elif not sig.has_varkw:
+            passed = {k.arg for k in call.keywords if k.arg} | {p.name for p in sig.positional[: len(call.args)]}
+            pool = {q for q, pp in params.items() if pp.kind != "posonly" and q not in passed}
+            sug = ctx.suggest(sig.fn, kw.arg, pool)
+            rationale = f"`{fn_name}` has no parameter `{kw.arg}`"
+            edit = None
+            if sug is not None:
+                rationale += f"; did you mean `{sug.name}`?"
+                if sug.unambiguous:
+                    edit = Edit(span[0], span[1], kw.arg, sug.name)
+            findings.append(bad("contradicted", f"`{fn_name}` has parameter `{kw.arg}`", rationale, ev, edit=edit))
+    positional = sig.positional
+    if not starred:
+        given = len(call.args)
+        if given > len(positional) and not sig.has_var:
+            findings.append(bad(
+                "contradicted", f"`{fn_name}` accepts {given} positional arguments",
+                f"`{fn_name}` takes at most {len(positional)} positional argument{'s' if len(positional) != 1 else ''} ({given} given)", ev,
+            ))
+        elif given <= len(positional) or sig.has_var:
+            findings.append(ok(f"`{fn_name}` accepts {given} positional arguments", ev))
+    if strict and not starred and not double:
+        covered = {p.name for p in positional[: len(call.args)]} | {k.arg for k in call.keywords if k.arg}
+        missing = [p.name for p in sig.params if p.required and p.name not in covered]
+        if missing:
+            names = ", ".join(f"`{m}`" for m in missing)
+            findings.append(bad(
+                "incomplete", f"call to `{fn_name}` passes every required parameter",
+                f"call to `{fn_name}` omits required parameter{'s' if len(missing) > 1 else ''} {names}", ev,
+            ))
+        else:
+            findings.append(ok(f"call to `{fn_name}` passes every required parameter", ev))
+    return findings
+
+
+def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
+    """Calls written in backticks in prose: keyword names and positional count only
+    (prose often abbreviates, so a missing argument is not judged)."""
+    findings: list[Finding] = []
+    for m in find_mentions(claim.text):
+        if m.origin != "code" or "(" not in m.raw or m.raw.strip().endswith("()"):
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(m.raw.strip(), mode="eval")
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        call = tree.body
+        if not isinstance(call, ast.Call):
+            continue
+        name = dotted(call.func)
+        if name is None or name != m.name:
+            continue
+        res = resolve_mention(ctx, claim, m)
+        if not res.found or res.ambiguous or res.target is None or not res.target.is_project:
+            continue
+        if "." not in name and res.target.kind != "class":
+            continue  # ``progress(done, total)``: a bare name may be any callable (a parameter, a callback)
+        # ``Scene.spawn(x)`` in prose means "call spawn on a scene".
+        findings.extend(check_call_args(ctx, claim, call, res.target, on_instance=True, strict=False))
+    return findings

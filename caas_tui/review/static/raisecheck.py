@@ -1,0 +1,141 @@
+"""Which exceptions a function can raise: its own ``raise`` statements plus those of
+the project functions it calls (followed a few levels, over-approximating calls on
+unknown objects by every project function of that name).
+
+A stated exception is contradicted only when it is a class we can place (a project
+exception, or a builtin one with nothing implicit around) that nothing in reach
+raises: precision over recall.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+
+from caas_tui.models import Claim
+from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.pysig import raise_facts
+from caas_tui.review.static.resolve import Def
+
+_MAX_DEPTH = 3
+# Builtins that raise nothing a doc would promise (or only TypeError on misuse).
+_QUIET_CALLS = frozenset(
+    {"len", "isinstance", "issubclass", "str", "repr", "list", "dict", "set", "tuple", "frozenset", "sorted",
+     "any", "all", "enumerate", "zip", "range", "hasattr", "type", "super", "id", "hash", "print", "bool",
+     "callable", "reversed", "map", "filter", "min", "max", "sum", "abs", "round", "format", "vars", "iter"}
+)
+_LOOKUP = frozenset({"KeyError", "IndexError", "LookupError"})
+
+
+@dataclass
+class Reach:
+    raised: dict[str, Def] = field(default_factory=dict)  # qualname -> exception class
+    opaque: bool = False  # bare ``raise``, ``raise err``, or too deep to follow
+    external_calls: bool = False  # calls we can't see into (may raise builtins)
+    subscripts: bool = False
+    evidence: list[Def] = field(default_factory=list)  # functions that raise
+
+
+def reach(ctx: ReviewContext, fn: Def) -> Reach:
+    out = Reach()
+    seen: set[int] = set()
+
+    def visit(f: Def, depth: int) -> None:
+        if f.node is None or id(f.node) in seen or f.module is None:
+            return
+        seen.add(id(f.node))
+        if depth > _MAX_DEPTH:
+            out.opaque = True
+            return
+        facts = raise_facts(f)
+        out.opaque |= facts.opaque
+        out.subscripts |= facts.subscripts
+        for name in facts.names:
+            res = ctx.resolver.resolve_in(f.module, name)
+            if res.found and res.target is not None and res.target.kind in ("class", "external"):
+                out.raised.setdefault(res.target.qualname, res.target)
+                if f not in out.evidence:
+                    out.evidence.append(f)
+            else:
+                out.opaque = True
+        for call in facts.calls:
+            for target in _call_targets(ctx, f, call):
+                if target is None:
+                    out.external_calls = True
+                elif target.kind == "function":
+                    visit(target, depth + 1)
+                elif target.kind == "class":
+                    init = ctx.resolver.member(target, "__init__")
+                    if init.found and init.target is not None and init.target.kind == "function":
+                        visit(init.target, depth + 1)
+
+    visit(fn, 0)
+    return out
+
+
+def _call_targets(ctx: ReviewContext, f: Def, call: str) -> list[Def | None]:
+    """Definitions a call may reach (None: something outside the project)."""
+    assert f.module is not None
+    parts = call.split(".")
+    if len(parts) == 1 and parts[0] in _QUIET_CALLS:
+        return []
+    if len(parts) == 2 and parts[0] in ("self", "cls") and f.owner is not None:
+        res = ctx.resolver.member(f.owner, parts[1])
+        if res.found and res.target is not None:
+            return [res.target if res.target.kind in ("function", "class") else None]
+    res = ctx.resolver.resolve_in(f.module, call)
+    if res.found and res.target is not None:
+        return [res.target] if res.target.is_project else [None]
+    if len(parts) > 1:
+        # ``obj.method()`` on an object we can't type: any project method of that name.
+        named: list[Def | None] = [d for d in ctx.resolver.defs_named(parts[-1]) if d.kind == "function"]
+        return named if named else [None]
+    return [None]
+
+
+def _is_subclass(ctx: ReviewContext, cls: Def, of: Def) -> bool:
+    """``cls`` is ``of`` or derives from it (through project and builtin bases)."""
+    stack, seen = [cls], set()
+    while stack:
+        cur = stack.pop()
+        if cur.qualname == of.qualname:
+            return True
+        if cur.kind == "external":
+            if isinstance(cur.value, type) and isinstance(of.value, type) and issubclass(cur.value, of.value):
+                return True
+            continue
+        if cur.kind != "class" or id(cur.node) in seen:
+            continue
+        seen.add(id(cur.node))
+        stack.extend(ctx.resolver.bases(cur)[0])
+    return False
+
+
+def stated_exception(ctx: ReviewContext, name: str, claim: Claim | None = None) -> Def | None:
+    short = name.rsplit(".", 1)[-1]
+    if "." not in name and isinstance(getattr(builtins, name, None), type):
+        obj = getattr(builtins, name)
+        if issubclass(obj, BaseException):
+            return Def("external", name, value=obj)
+    res = ctx.resolve(name, claim)
+    if res.found and not res.ambiguous and res.target is not None and res.target.kind == "class":
+        return res.target
+    if short != name:
+        return stated_exception(ctx, short, claim) if isinstance(getattr(builtins, short, None), type) else None
+    return None
+
+
+def judge(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[bool | None, Reach]:
+    """True: something in reach raises ``exc`` (or a subclass); False: nothing can;
+    None: can't tell."""
+    r = reach(ctx, fn)
+    if any(_is_subclass(ctx, raised, exc) for raised in r.raised.values()):
+        return True, r
+    if r.opaque:
+        return None, r
+    if exc.is_project:
+        return False, r
+    # A builtin exception: only when the code visibly raises something else instead.
+    if not r.raised or r.external_calls or (r.subscripts and exc.qualname in _LOOKUP):
+        return None, r
+    return False, r

@@ -1,0 +1,231 @@
+"""What a function returns, as a small set of kinds (``list``, ``None``, ``iterator``,
+``class:pkg.Mod.Cls`` ...), from its annotation or, failing that, its return statements.
+``None`` as a result means "can't tell" and is never judged."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+
+from caas_tui.models import Claim
+from caas_tui.review.claims.mentions import dotted
+from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.facts import StatedType
+from caas_tui.review.static.pysig import own_nodes
+from caas_tui.review.static.resolve import Def
+
+_BUILTIN = {
+    "list": "list", "tuple": "tuple", "dict": "dict", "set": "set", "frozenset": "frozenset", "str": "str",
+    "int": "int", "float": "float", "bool": "bool", "bytes": "bytes", "None": "None",
+    "List": "list", "Tuple": "tuple", "Dict": "dict", "Set": "set", "FrozenSet": "frozenset",
+    "typing.List": "list", "typing.Tuple": "tuple", "typing.Dict": "dict", "typing.Set": "set",
+}
+_ITER = frozenset(
+    {"Iterator", "Generator", "Iterable", "AsyncIterator", "AsyncGenerator", "typing.Iterator", "typing.Generator",
+     "typing.Iterable", "collections.abc.Iterator", "collections.abc.Generator", "collections.abc.Iterable",
+     "abc.Iterator", "abc.Generator", "abc.Iterable"}
+)
+_NUMERIC = frozenset({"int", "float", "bool"})
+_CALL_KINDS = {"list": "list", "sorted": "list", "tuple": "tuple", "dict": "dict", "set": "set",
+               "frozenset": "frozenset", "str": "str", "repr": "str", "int": "int", "len": "int",
+               "float": "float", "bool": "bool", "bytes": "bytes", "isinstance": "bool"}
+
+
+def annotation_kinds(ctx: ReviewContext, fn: Def, expr: ast.expr | None) -> set[str] | None:
+    if expr is None or fn.module is None:
+        return None
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                expr = ast.parse(expr.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(expr, ast.Constant) and expr.value is None:
+        return {"None"}
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
+        left, right = annotation_kinds(ctx, fn, expr.left), annotation_kinds(ctx, fn, expr.right)
+        return left | right if left is not None and right is not None else None
+    if isinstance(expr, ast.Subscript):
+        base = dotted(expr.value) or ""
+        short = base.rsplit(".", 1)[-1]
+        if short in ("Optional", "Union"):
+            elts = expr.slice.elts if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+            kinds: set[str] = set() if short == "Union" else {"None"}
+            for elt in elts:
+                k = annotation_kinds(ctx, fn, elt)
+                if k is None:
+                    return None
+                kinds |= k
+            return kinds
+        expr = expr.value
+    name = dotted(expr)
+    if name is None:
+        return None
+    if name in _BUILTIN:
+        return {_BUILTIN[name]}
+    if name in _ITER:
+        return {"iterator"}
+    if name in ("Self", "typing.Self") and fn.owner is not None:
+        return {f"class:{fn.owner.qualname}"}
+    res = ctx.resolver.resolve_in(fn.module, name)
+    if res.found and res.target is not None and res.target.kind == "class":
+        return {f"class:{res.target.qualname}"}
+    return None
+
+
+def _value_kind(node: ast.expr | None) -> str | None:
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
+        return "None"
+    if isinstance(node, (ast.List, ast.ListComp)):
+        return "list"
+    if isinstance(node, ast.Tuple):
+        return "tuple"
+    if isinstance(node, (ast.Dict, ast.DictComp)):
+        return "dict"
+    if isinstance(node, (ast.Set, ast.SetComp)):
+        return "set"
+    if isinstance(node, ast.JoinedStr):
+        return "str"
+    if isinstance(node, ast.Constant):
+        return {bool: "bool", int: "int", float: "float", str: "str", bytes: "bytes"}.get(type(node.value))
+    if isinstance(node, (ast.Compare,)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+        return "bool"
+    if isinstance(node, ast.Call):
+        return _CALL_KINDS.get(dotted(node.func) or "")
+    return None
+
+
+def inferred_kinds(fn: Def) -> set[str] | None:
+    """Kinds from the body when there is no annotation; None unless every return agrees."""
+    node = fn.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if not body or all(isinstance(s, (ast.Pass, ast.Raise)) for s in body):
+        return None  # abstract or a stub
+    own = own_nodes(node)
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own):
+        return {"iterator"}
+    returns = [n for n in own if isinstance(n, ast.Return)]
+    if not returns:
+        return {"None"}
+    kinds: set[str] = set()
+    for ret in returns:
+        kind = _value_kind(ret.value)
+        if kind is None:
+            return None
+        kinds.add(kind)
+    return kinds
+
+
+def return_kinds(ctx: ReviewContext, fn: Def) -> set[str] | None:
+    node = fn.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    if node.returns is not None:
+        return annotation_kinds(ctx, fn, node.returns)
+    return inferred_kinds(fn)
+
+
+def _related(ctx: ReviewContext, a: str, b: str) -> bool:
+    """Is project class ``a`` the same as, or a subclass of, ``b`` (or the reverse)?"""
+    if a == b:
+        return True
+    for x, y in ((a, b), (b, a)):
+        res = ctx.resolve(x)
+        stack = [res.target] if res.found and res.target is not None else []
+        seen: set[int] = set()
+        while stack:
+            cur = stack.pop()
+            if cur.kind != "class" or id(cur.node) in seen:
+                continue
+            seen.add(id(cur.node))
+            if cur.qualname == y:
+                return True
+            stack.extend(ctx.resolver.bases(cur)[0])
+    return False
+
+
+def compare(ctx: ReviewContext, stated: StatedType, kinds: set[str], claim: Claim | None = None) -> bool | None:
+    """True: consistent; False: contradicted; None: can't tell."""
+    if stated.name is not None:
+        res = ctx.resolve(stated.name, claim)
+        if not res.found or res.ambiguous or res.target is None or res.target.kind != "class" or not res.target.is_project:
+            return None
+        want = res.target.qualname
+        if _structural(ctx, res.target):
+            return None  # a Protocol/ABC is satisfied without inheriting from it
+        classes = {k[6:] for k in kinds if k.startswith("class:")}
+        if any(_related(ctx, want, c) for c in classes):
+            return True
+        if classes and kinds <= {f"class:{c}" for c in classes} | {"None"}:
+            return False
+        return None
+    kind = stated.kind
+    if kind is None:
+        return None
+    if kind in kinds:
+        return True
+    if kind in ("iterator", "None"):
+        return None  # "returns None if ..." / "an iterator over ..." are often loose
+    named = [k[6:] for k in kinds if k.startswith("class:")]
+    if named:
+        # "returns a list" about a project class: only a subclass of list is one.
+        verdicts = [_builtin_ancestor(ctx, c, kind) for c in named]
+        if any(v is None for v in verdicts) or any(verdicts):
+            return None if not any(verdicts) else True
+        if kinds - {f"class:{c}" for c in named} - {"None"}:
+            return None
+    if kind in _NUMERIC and kinds & _NUMERIC:
+        return None
+    return False
+
+
+def _structural(ctx: ReviewContext, cls: Def) -> bool:
+    stack, seen = [cls], set()
+    while stack:
+        cur = stack.pop()
+        if cur.kind == "external":
+            if cur.qualname.rsplit(".", 1)[-1] in ("Protocol", "ABC", "ABCMeta", "Generic"):
+                return True
+            continue
+        if cur.kind != "class" or id(cur.node) in seen:
+            continue
+        seen.add(id(cur.node))
+        node = cur.node
+        if isinstance(node, ast.ClassDef) and any(k.arg == "metaclass" for k in node.keywords):
+            return True
+        bases, unknown = ctx.resolver.bases(cur)
+        if unknown:
+            return True
+        stack.extend(bases)
+    return False
+
+
+def _builtin_ancestor(ctx: ReviewContext, qualname: str, kind: str) -> bool | None:
+    """Does project class ``qualname`` derive from builtin ``kind``? None if a base is unknown."""
+    res = ctx.resolve(qualname)
+    stack = [res.target] if res.found and res.target is not None else []
+    if not stack:
+        return None
+    seen: set[int] = set()
+    while stack:
+        cur = stack.pop()
+        if cur.kind == "external":
+            if isinstance(cur.value, type) and cur.value.__name__ == kind:
+                return True
+            continue
+        if cur.kind != "class" or id(cur.node) in seen:
+            continue
+        seen.add(id(cur.node))
+        bases, unknown = ctx.resolver.bases(cur)
+        if unknown:
+            return None
+        stack.extend(bases)
+    return False
+
+
+def describe(kinds: set[str]) -> str:
+    names = sorted(k[6:].rsplit(".", 1)[-1] if k.startswith("class:") else k for k in kinds)
+    return " | ".join(names)

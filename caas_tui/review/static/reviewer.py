@@ -1,0 +1,133 @@
+"""The static reviewer: offline, deterministic, precision first.
+
+It resolves every name a claim mentions and checks what it can prove from the code:
+existence, parameter names, arity, defaults, return types, raised exceptions and
+string prefixes the code builds. It judges no prose it cannot check: a claim with no
+checkable API fact is ``unverified``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import weakref
+from collections.abc import Sequence
+
+from caas_tui.models import Claim, Verdict
+from caas_tui.retrieve.engine import Engine
+from caas_tui.review.base import ReviewProgress
+from caas_tui.review.claims.mentions import code_spans
+from caas_tui.review.static.codeblocks import check_code
+from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.factchecks import check_facts
+from caas_tui.review.static.findings import REVIEWER, Edit, Finding, bad, verdict_for
+from caas_tui.review.static.names import check_inline_calls, check_mentions
+
+log = logging.getLogger(__name__)
+_QUOTED = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
+# Claims about an API's past or future: what they name need not exist now.
+_HISTORICAL = re.compile(
+    r"(?<!\w)(?:removed|deprecated|deprecation|renamed|no longer|used to|formerly|previously|was replaced|were replaced|"
+    r"legacy|obsolete|will be|planned|not yet|in the future|todo|before:|old api|migrat\w*|versionchanged|versionremoved)(?!\w)",
+    re.IGNORECASE,
+)
+_HISTORY_DOCS = re.compile(r"(?:^|/)(?:changelog|changes|history|news|release[-_ ]?notes?|whatsnew)[^/]*$", re.IGNORECASE)
+_FOREIGN = re.compile(r"code block \((?!python|py\b|pycon|python3|ipython|doctest|default)([\w+-]+)", re.IGNORECASE)
+
+
+def judged_at_all(claim: Claim) -> bool:
+    """False for claims the static checks must leave alone."""
+    if _HISTORY_DOCS.search(claim.doc_path):
+        return False
+    if claim.kind == "code":
+        # the paragraph introducing a block ("Before:", "The deprecated way:") and its language
+        return not (_FOREIGN.search(claim.context) or _HISTORICAL.search(claim.context.split("code block", 1)[-1]))
+    paragraph = claim.context.split("\n\n", 1)[-1]
+    return not (_HISTORICAL.search(claim.text) or _HISTORICAL.match(paragraph.lstrip("*_#> ")))
+
+
+def check_doubled_prefix(ctx: ReviewContext, claim: Claim) -> list[Finding]:
+    """A literal like ``res://res://a`` where the code's builder already adds ``res://``."""
+    if claim.kind == "code":
+        haystacks = [claim.text]
+    else:
+        haystacks = code_spans(claim.text) + [m.group(0) for m in _QUOTED.finditer(claim.text)]
+    findings: list[Finding] = []
+    done: set[str] = set()
+    for fn, param, prefix in ctx.prefix_builders():
+        doubled = prefix + prefix
+        if prefix in done or not any(doubled in h for h in haystacks):
+            continue
+        done.add(prefix)
+        label = fn.short
+        findings.append(bad(
+            "contradicted", f"values built with {prefix!r} carry it once",
+            f"`{label}` already prepends {prefix!r} to `{param}`; {doubled!r} repeats the prefix",
+            ctx.evidence(fn), edit=Edit(claim.start_line, claim.end_line, doubled, prefix),
+        ))
+    return findings
+
+
+# Parsed code and derived facts per engine, reused while the indexed code is unchanged
+# (reviewing 50 docs must not parse the project 50 times).
+_CONTEXTS: weakref.WeakKeyDictionary[Engine, tuple[frozenset[tuple[str, str]], ReviewContext]] = weakref.WeakKeyDictionary()
+_CONTEXTS_LOCK = threading.Lock()
+
+
+def _code_fingerprint(engine: Engine) -> frozenset[tuple[str, str]]:
+    return frozenset((c.path, c.file_sha256) for c in engine.chunks() if c.language == "python")
+
+
+def context_for(engine: Engine) -> ReviewContext:
+    fingerprint = _code_fingerprint(engine)
+    cached = _CONTEXTS.get(engine)
+    if cached is not None and cached[0] == fingerprint:
+        ctx = cached[1]
+    else:
+        ctx = ReviewContext(engine)
+        _CONTEXTS[engine] = (fingerprint, ctx)
+    ctx.begin_run()
+    return ctx
+
+
+class StaticReviewer:
+    """``Reviewer`` implementation. Reviews are serialised (the shared context is not
+    thread-safe); each is fast."""
+
+    name = REVIEWER
+
+    def review(
+        self, claims: Sequence[Claim], engine: Engine, *, progress: ReviewProgress | None = None
+    ) -> list[Verdict]:
+        with _CONTEXTS_LOCK:
+            ctx = context_for(engine)
+            verdicts: list[Verdict] = []
+            total = len(claims)
+            for i, claim in enumerate(claims):
+                verdicts.append(self.review_one(ctx, claim))
+                if progress is not None:
+                    progress(i + 1, total, claim.doc_path)
+            return verdicts
+
+    def review_one(self, ctx: ReviewContext, claim: Claim) -> Verdict:
+        try:
+            findings = self.findings(ctx, claim)
+        except Exception as exc:
+            log.exception("static review of %s:%s failed", claim.doc_path, claim.start_line)
+            return Verdict(claim.id, "unverified", REVIEWER, f"static check failed: {type(exc).__name__}: {exc}")
+        return verdict_for(claim, findings, ctx.doc_lines(claim.doc_path))
+
+    @staticmethod
+    def findings(ctx: ReviewContext, claim: Claim) -> list[Finding]:
+        out: list[Finding] = []
+        if not judged_at_all(claim):
+            return out
+        if claim.kind == "code":
+            out += check_code(ctx, claim)
+        else:
+            out += check_mentions(ctx, claim)
+            out += check_inline_calls(ctx, claim)
+            out += check_facts(ctx, claim)
+        out += check_doubled_prefix(ctx, claim)
+        return out

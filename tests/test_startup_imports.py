@@ -1,0 +1,110 @@
+"""Each one-shot command imports only what it uses (issue 20).
+
+The CLI runs in a fresh interpreter that dumps ``sys.modules`` at exit, so a stray
+top-level import of a heavy library on a command's path fails here, deterministically
+(no timing). Heavy means: slow to import, or an optional extra the command does not use.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from caas_tui.cli.main import COMMANDS, load_command
+
+REPO = Path(__file__).resolve().parent.parent
+
+_RUNNER = """
+import json, sys
+from caas_tui.cli.main import main
+try:
+    rc = main(sys.argv[2:])
+except SystemExit as exc:
+    rc = exc.code
+with open(sys.argv[1], "w") as fh:
+    json.dump(sorted(sys.modules), fh)
+raise SystemExit(rc)
+"""
+
+# Never on a one-shot path other than their own command.
+FRONT_END_ONLY = ("textual", "mcp", "pydantic", "anthropic", "caas_tui.tui", "caas_tui.mcp_server")
+# Optional model back ends and the hub client: only when a spec asks for them.
+ON_REQUEST = ("sentence_transformers", "onnxruntime", "torch", "transformers", "huggingface_hub")
+# Used by other commands only (the file watcher, large vector collections).
+OTHER = ("watchfiles", "usearch")
+
+
+def _imported(tmp_path: Path, *args: str) -> set[str]:
+    out = tmp_path / "modules.json"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.run([sys.executable, "-c", _RUNNER, str(out), *args], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return set(json.loads(out.read_text()))
+
+
+def _loaded(mods: set[str], *prefixes: str) -> list[str]:
+    return sorted(m for m in mods if any(m == p or m.startswith(p + ".") for p in prefixes))
+
+
+def _grammars(mods: set[str]) -> list[str]:
+    return sorted(m for m in mods if m.startswith("tree_sitter_"))
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample project (Python and Markdown only), indexed once."""
+    root = tmp_path_factory.mktemp("startup") / "sample"
+    shutil.copytree(REPO / "sample_project", root, ignore=shutil.ignore_patterns(".caas"))
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    subprocess.run([sys.executable, "-m", "caas_tui", "index", "--root", str(root)], env=env, check=True,
+                   capture_output=True, timeout=600)
+    return root
+
+
+def test_help_imports_no_command(tmp_path: Path) -> None:
+    mods = _imported(tmp_path, "--help")
+    assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, *OTHER, "numpy", "whoosh", "model2vec", "rich") == []
+    commands = sorted(m for m in mods if m.startswith("caas_tui.cli.") and m != "caas_tui.cli.main")
+    assert commands == []
+
+
+def test_search_json(tmp_path: Path, project: Path) -> None:
+    mods = _imported(tmp_path, "search", "--root", str(project), "--json", "parse a config file")
+    assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, *OTHER) == []
+    assert _grammars(mods) == []  # no file of a tree-sitter language was chunked
+    assert "model2vec" in mods and "whoosh" in mods  # hybrid: both channels ran
+
+
+def test_search_bm25_loads_no_model(tmp_path: Path, project: Path) -> None:
+    mods = _imported(tmp_path, "search", "--root", str(project), "--json", "--mode", "bm25", "parse")
+    assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, *OTHER, "model2vec", "tokenizers") == []
+
+
+def test_review_static(tmp_path: Path, project: Path) -> None:
+    mods = _imported(tmp_path, "review", "--root", str(project), "--reviewer", "static", "--json", "README.md")
+    assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST) == []
+    assert _grammars(mods) == []
+
+
+def test_status(tmp_path: Path, project: Path) -> None:
+    mods = _imported(tmp_path, "status", "--root", str(project))
+    # read-only: nothing is embedded, so the model is never loaded
+    assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, *OTHER, "model2vec", "tokenizers") == []
+    assert _grammars(mods) == []
+
+
+def test_command_list_matches_each_command(tmp_path: Path) -> None:
+    """main.py lists the commands without importing them; each line must be the module's own help."""
+    import argparse
+
+    for name, (_, help_line) in COMMANDS.items():
+        sub = argparse.ArgumentParser().add_subparsers()
+        load_command(name).add_parser(sub)
+        assert [a.help for a in sub._choices_actions] == [help_line], name
