@@ -31,7 +31,9 @@ CLI = [sys.executable, "-m", "caas_tui"]
 
 def _run(args: list[str], env: dict[str, str]) -> float:
     t0 = time.perf_counter()
-    proc = subprocess.run([*CLI, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # cwd outside the repo: `python -m` puts the cwd first on sys.path, which would shadow --src
+    proc = subprocess.run([*CLI, *args], env=env, cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - t0
     if proc.returncode not in (0, 1):  # review exits 1 only with --check
         raise SystemExit(f"{' '.join(args)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
@@ -49,7 +51,7 @@ def measure(root: Path, doc: str, query: str, runs: int, env: dict[str, str]) ->
     return {
         "help_s": _median(["--help"], env, runs),
         "search_json_s": _median(["search", "--json", *idx, query], env, runs),
-        "review_static_json_s": _median(["review", "--reviewer", "static", "--json", *idx, doc], env, runs),
+        "review_static_json_s": _median(["review", "--reviewer", "static", "--json", *idx, str(root / doc)], env, runs),
     }
 
 
@@ -58,9 +60,13 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "cli_latency.json")
     ap.add_argument("--skip-stdlib", action="store_true")
+    ap.add_argument("--src", type=Path, default=None, metavar="DIR",
+                    help="run caas_tui from this source tree instead (e.g. `git archive` of an older commit)")
     args = ap.parse_args()
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    report: dict[str, object] = {"runs": args.runs}
+    if args.src is not None:
+        env["PYTHONPATH"] = str(args.src.resolve())
+    report: dict[str, object] = {"runs": args.runs, "src": str(args.src or REPO)}
     with tempfile.TemporaryDirectory(prefix="caas-cli-latency-") as tmp:
         sample = Path(tmp) / "sample"
         shutil.copytree(REPO / "sample_project", sample, ignore=shutil.ignore_patterns(".caas"))

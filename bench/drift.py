@@ -35,7 +35,7 @@ import sys
 import tarfile
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,10 +49,12 @@ RESULTS = REPO / "bench" / "results"
 CACHE = Path.home() / ".cache" / "caas-tui-bench" / "drift"
 FLAGS = ("contradicted", "incomplete")
 DOC_SUFFIXES = (".md", ".rst")
-# Pages about the project rather than its API: history is true by construction, the rest has no API claims.
+# Pages about the project rather than its API (any path part naming history: ``versionhistory.rst``,
+# ``change_log/release-2.1.md``): history is true by construction, the rest has no API claims.
 SKIP_DOCS = re.compile(
-    r"(?:^|/)(?:changelog|changes|history|license|authors|contributing|code_of_conduct|kudos|whos_using"
-    r"|donate|ecosystem|upgrading|migration)[^/]*$",
+    r"(?:^|/)(?:[^/]*(?:change_?log|changes|history|release[-_]?notes?|whatsnew)[^/]*|news(?:\.\w+)?)(?:/|$)"
+    r"|(?:^|/)(?:license|authors|contributing|code_of_conduct|kudos|whos_using|donate|ecosystem|upgrading"
+    r"|migration)[^/]*$",
     re.IGNORECASE,
 )
 
@@ -80,7 +82,7 @@ PACKAGES: dict[str, Package] = {
     )
 }
 # More current releases whose own guides are reviewed for the hand-checked flags only
-# (the four above raise too few flags on their own docs to fill 30).
+# (the drift packages raise too few flags on their own docs to fill 30).
 CURRENT_ONLY: dict[str, Package] = {
     p.dist: p
     for p in (
@@ -89,6 +91,13 @@ CURRENT_ONLY: dict[str, Package] = {
         Package("itsdangerous", ("itsdangerous",), "", "2.2.0", "short reST guides"),
         Package("structlog", ("structlog",), "", "24.4.0", "Markdown guides"),
         Package("cattrs", ("cattrs", "cattr"), "", "24.1.2", "Markdown guides"),
+        Package("anyio", ("anyio",), "", "4.6.2", "reST guides"),
+        Package("markdown", ("markdown",), "", "3.7", "Markdown guides"),
+        Package("starlette", ("starlette",), "", "0.41.2", "Markdown guides"),
+        Package("urllib3", ("urllib3",), "", "2.2.3", "reST guides"),
+        Package("trio", ("trio",), "", "0.27.0", "reST guides"),
+        Package("jsonschema", ("jsonschema",), "", "4.23.0", "reST guides"),
+        Package("babel", ("babel",), "", "2.16.0", "reST guides"),
     )
 }
 
@@ -161,7 +170,8 @@ class Change:
     text: str  # griffe's one-line explanation, without colours
 
 
-def breaking_changes(old_sdist: Path, new_sdist: Path, pkg: Package) -> list[Change]:
+def breaking_changes(old_sdist: Path, new_sdist: Path, pkg: Package) -> tuple[list[Change], dict[str, Any]]:
+    """griffe's breaking changes from the old to the new release, and the new release's modules."""
     import griffe
 
     logging.getLogger("griffe").setLevel(logging.CRITICAL)
@@ -173,6 +183,7 @@ def breaking_changes(old_sdist: Path, new_sdist: Path, pkg: Package) -> list[Cha
             kind = b.kind.value
             if _not_an_api_change(kind, b.obj.name, b.old_value, b.new_value):
                 continue
+            param: str | None
             if kind == "Base class was removed":
                 # only a claim naming a removed base is about it: ``Schema`` is still ``Schema``
                 param = ",".join(str(x).rsplit(".", 1)[-1] for x in b.old_value or [])
@@ -182,7 +193,7 @@ def breaking_changes(old_sdist: Path, new_sdist: Path, pkg: Package) -> list[Cha
                 param = None
             out.append(Change(kind, b.obj.path, doc_key(b.obj.path, name), param,
                               re.sub(r"\x1b\[[0-9;]*m", "", b.explain()).split(": ", 1)[-1]))
-    return out
+    return out, news
 
 
 def _not_an_api_change(kind: str, name: str, old: Any, new: Any) -> bool:
@@ -218,34 +229,83 @@ def doc_key(path: str, top: str) -> str:
     return parts[-1] if len(parts) > 1 else top
 
 
-def mentions(claim: Claim, change: Change) -> bool:
+def mentions(claim: Claim, change: Change, foreign: frozenset[str] = frozenset(),
+             exists: Callable[[str], bool] = lambda _: False) -> bool:
     """True when ``claim`` names the changed object (and the parameter, for parameter changes).
 
     A ``Class.attr`` key matches a symbol that is it or ends in ``.Class.attr``, or the same
     words in the text. A module-level ``name`` matches only a symbol: ``name`` itself or
     ``name`` qualified by its module path (``jinja2.ext.autoescape``, ``ext.autoescape``),
-    so ``Environment.autoescape`` is not the removed ``jinja2.ext.autoescape`` extension.
+    so ``Environment.autoescape`` is not the removed ``jinja2.ext.autoescape`` extension,
+    or the bare word in a code span; not when the doc imports that name from another
+    package, and a removed object not when the name as written still resolves (it moved).
     For a parameter change (and a removed base class) the parameter (base) must also be
     written as code: one of the claim's symbols, or a word in one of its code spans.
     """
     key, path = change.key, change.path
     if "." in key:  # ``Class.attr``: any qualification of it
-        named = any(sym == key or sym == path or sym.endswith("." + key) for sym in claim.symbols)
+        named = any(sym in (key, path) or sym.endswith("." + key) for sym in claim.symbols)
         named = named or re.search(rf"(?<![\w]){re.escape(key)}(?!\w)", claim.text) is not None
     else:  # a module-level name: bare, or qualified by (a suffix of) its own module path
         modules = path.split(".")[:-1]
         prefixes = {".".join(modules[i:]) for i in range(len(modules))} | {modules[0]}
-        named = any(sym == key or sym.rsplit(".", 1)[0] in prefixes and sym.endswith("." + key)
-                    for sym in claim.symbols)
+        removed = change.kind == "Public object was removed"
+
+        def names_it(sym: str) -> bool:
+            if sym == key:  # bare: not when the doc imports that name from elsewhere or it is still exported
+                return key not in foreign and not (removed and exists(f"{modules[0]}.{key}"))
+            qualified = sym.rsplit(".", 1)[0] in prefixes and sym.endswith("." + key)
+            return qualified and not (removed and exists(sym))  # moved, still importable as written
+
+        named = any(names_it(sym) for sym in claim.symbols) or any(
+            re.search(rf"(?<![\w.]){re.escape(key)}(?!\w)", span) for span in claim.code_spans
+        ) and names_it(key)
     if not named:
         return False
     if change.param is None:
         return True
-    # a parameter change concerns a claim that writes the parameter, not one whose prose uses the word
+    # a parameter change concerns a claim that writes the parameter, not one whose prose uses the word;
+    # a parameter that only moved or became keyword-only still works when passed by keyword
+    by_keyword_ok = change.kind in ("Positional parameter was moved", "Parameter kind was changed")
+    tail = r"(?!\w)(?!\s*=[^=])" if by_keyword_ok else r"(?!\w)"
     return any(
-        p in claim.symbols or any(re.search(rf"(?<![\w.]){re.escape(p)}(?!\w)", span) for span in claim.code_spans)
+        p in claim.symbols and not by_keyword_ok
+        or any(re.search(rf"(?<![\w.]){re.escape(p)}{tail}", span) for span in claim.code_spans)
         for p in change.param.split(",")
     )
+
+
+IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([^\n#]+)|import\s+([\w., ]+))", re.MULTILINE)
+
+
+def foreign_names(pairs: Sequence[tuple[Claim, Verdict]], tops: Sequence[str]) -> dict[str, frozenset[str]]:
+    """Per doc, the bare names its code imports from other packages (``from pprint import pprint``)."""
+    out: dict[str, set[str]] = {}
+    for claim, _ in pairs:
+        for m in IMPORT.finditer(claim.text):
+            module = m.group(1) or ""
+            if module.split(".")[0] in tops:
+                continue
+            names = m.group(2) if m.group(1) else m.group(3)
+            for part in re.split(r"[,()\s]+", names or ""):
+                word = part.split(" as ")[0].strip().split(".")[-1]
+                if word.isidentifier():
+                    out.setdefault(claim.doc_path, set()).add(word)
+    return {doc: frozenset(names) for doc, names in out.items()}
+
+
+def resolver(modules: dict[str, Any]) -> Callable[[str], bool]:
+    """Whether a dotted name as a doc writes it still resolves in the newer release."""
+    def exists(dotted: str) -> bool:
+        top, _, rest = dotted.partition(".")
+        if top not in modules:
+            return False
+        try:
+            obj = modules[top][rest] if rest else modules[top]
+            return obj is not None
+        except Exception:  # griffe raises KeyError or alias-resolution errors: either way, not there
+            return False
+    return exists
 
 
 # -- reviewing ------------------------------------------------------------------
@@ -261,10 +321,13 @@ def review_project(root: Path, index_dir: Path) -> list[tuple[Claim, Verdict]]:
         engine.close()
 
 
-def drift_row(pkg: Package, pairs: Sequence[tuple[Claim, Verdict]], changes: Sequence[Change]) -> dict[str, Any]:
-    hits = []
+def drift_row(pkg: Package, pairs: Sequence[tuple[Claim, Verdict]], changes: Sequence[Change],
+              new_modules: dict[str, Any]) -> dict[str, Any]:
+    hits: list[dict[str, Any]] = []
+    foreign = foreign_names(pairs, pkg.imports)
+    exists = resolver(new_modules)
     for claim, verdict in pairs:
-        matched = [c for c in changes if mentions(claim, c)]
+        matched = [c for c in changes if mentions(claim, c, foreign.get(claim.doc_path, frozenset()), exists)]
         if matched:
             hits.append({
                 "doc": claim.doc_path, "line": claim.start_line, "text": claim.text[:200], "label": verdict.verdict,
@@ -345,7 +408,7 @@ def write_flags(path: Path, flags: Sequence[dict[str, Any]]) -> tuple[int, int, 
            "Each flag: the claim, the label, the rationale and evidence, then a hand check",
            "(`true positive` = the doc really disagrees with the code; `false positive` = it does not).",
            "Checks are kept across re-runs by flag id; new flags start unchecked.", ""]
-    tally = Counter()
+    tally: Counter[str] = Counter()
     for i, f in enumerate(flags, 1):
         fid = flag_id(f)
         out += [f"## {i}. `{fid}`", "", f"- label: **{f['label']}**", f"- rationale: {f['rationale']}",
@@ -397,9 +460,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         pkg = PACKAGES[name]
         t0 = time.perf_counter()
         old, new = fetch(pkg.dist, pkg.old, cache), fetch(pkg.dist, pkg.new, cache)
-        changes = breaking_changes(old, new, pkg)
+        changes, new_modules = breaking_changes(old, new, pkg)
         drift_root = build_project(cache / "projects" / f"{pkg.dist}-{pkg.old}-docs-on-{pkg.new}", new, old, pkg)
-        rows.append(drift_row(pkg, review_project(drift_root, cache / "index" / drift_root.name), changes))
+        rows.append(drift_row(pkg, review_project(drift_root, cache / "index" / drift_root.name), changes, new_modules))
         cur_root = build_project(cache / "projects" / f"{pkg.dist}-{pkg.new}", new, new, pkg)
         flag_groups.append(current_flags(pkg, review_project(cur_root, cache / "index" / cur_root.name)))
         timings[name] = round(time.perf_counter() - t0, 1)

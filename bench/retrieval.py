@@ -35,7 +35,7 @@ MODES = ("bm25", "dense", "hybrid")
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def _pct(values: list[float], q: float) -> float:
+def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
@@ -47,8 +47,11 @@ def _mixed_queries(engine: Engine, nl: list[Query], n: int) -> list[str]:
     idents = symbols[::step][: n // 3]
     partial = [s[: max(3, len(s) // 2)] for s in symbols[1::step][: n // 3]]
     sentences = [q.text for q in nl][: n - len(idents) - len(partial)]
-    mixed = [x for trio in zip(sentences, idents, partial) for x in trio]
+    mixed = [x for trio in zip(sentences, idents, partial, strict=False) for x in trio]
     return (mixed + sentences)[:n]
+
+
+LEXICAL: str | None = None  # --lexical
 
 
 def speed(work: Path, n_queries: int, quality_queries: list[Query]) -> dict[str, object]:
@@ -56,7 +59,7 @@ def speed(work: Path, n_queries: int, quality_queries: list[Query]) -> dict[str,
     make_corpus(corpus, blank_docstrings=False)
     index_dir = work / "speed-index"
     t0 = time.perf_counter()
-    engine = Engine.open(corpus, index_dir=index_dir)
+    engine = Engine.open(corpus, index_dir=index_dir, lexical=LEXICAL)
     cold = time.perf_counter() - t0
     t0 = time.perf_counter()
     engine.refresh()
@@ -76,7 +79,7 @@ def speed(work: Path, n_queries: int, quality_queries: list[Query]) -> dict[str,
             t0 = time.perf_counter()
             engine.search(q, 10, mode=mode)
             times.append((time.perf_counter() - t0) * 1000)
-        latency[mode] = {"p50_ms": statistics.median(times), "p95_ms": _pct(times, 0.95)}
+        latency[mode] = {"p50_ms": statistics.median(times), "p95_ms": pct(times, 0.95)}
     chunks = len(engine.chunks())
     files = len(engine.store.manifest.files) if engine.store.manifest else 0
     engine.close()
@@ -92,43 +95,62 @@ def speed(work: Path, n_queries: int, quality_queries: list[Query]) -> dict[str,
     }
 
 
-def _is_target(chunk: Chunk, q: Query) -> bool:
+def is_target(chunk: Chunk, q: Query) -> bool:
     return chunk.path == q.path and chunk.symbol == q.symbol and chunk.kind == "code"
 
 
-def _keyword_baseline(chunks: list[Chunk], q: Query) -> list[Chunk]:
+def keyword_baseline(chunks: list[Chunk], q: Query, counts: list[Counter[str]] | None = None) -> list[Chunk]:
     """grep-like: chunks containing the most distinct query words (3+ letters), then the
     most occurrences per line. Counting every occurrence of every word instead lets
-    the longest chunks win on "the" and "of" (MRR@10 0.007)."""
+    the longest chunks win on "the" and "of" (MRR@10 0.007). ``counts``: each chunk's
+    word counts, computed once for many queries."""
     words = {w for w in _WORD.findall(q.text.lower()) if len(w) >= 3}
     scored = []
-    for c in chunks:
-        counts = Counter(_WORD.findall(c.text.lower()))
-        distinct = sum(1 for w in words if counts[w])
+    for i, c in enumerate(chunks):
+        counted = counts[i] if counts is not None else Counter(_WORD.findall(c.text.lower()))
+        distinct = sum(1 for w in words if counted[w])
         if distinct:
-            density = sum(counts[w] for w in words) / max(1, c.end_line - c.start_line + 1)
+            density = sum(counted[w] for w in words) / max(1, c.end_line - c.start_line + 1)
             scored.append((-distinct, -density, c.path, c.start_line, c))
     scored.sort(key=lambda t: t[:4])
     return [t[4] for t in scored[:10]]
+
+
+def evaluate(engine: Engine, chosen: list[Query], *, warmup: int = 20) -> dict[str, dict[str, float]]:
+    """Per mode and for the keyword baseline: MRR@10, hit@10, the mean span (lines) of the
+    chunk that was the hit, and query latency (after ``warmup`` unmeasured queries)."""
+    chunks = [c for c in engine.chunks() if c.kind == "code"]
+    counts = [Counter(_WORD.findall(c.text.lower())) for c in chunks]
+    rankers = {m: (lambda q, m=m: [h.chunk for h in engine.search(q.text, 10, mode=m)]) for m in MODES}
+    rankers["keyword"] = lambda q: keyword_baseline(chunks, q, counts)
+    results: dict[str, dict[str, float]] = {}
+    for name, ranker in rankers.items():
+        for q in chosen[:warmup]:
+            ranker(q)
+        rr, hit, spans, times = [], 0, [], []
+        for q in chosen:
+            t0 = time.perf_counter()
+            ranked = ranker(q)
+            times.append((time.perf_counter() - t0) * 1000)
+            pos = next((i for i, c in enumerate(ranked, 1) if is_target(c, q)), None)
+            rr.append(1 / pos if pos else 0.0)
+            if pos is not None:
+                hit += 1
+                spans.append(ranked[pos - 1].end_line - ranked[pos - 1].start_line + 1)
+        results[name] = {
+            "mrr@10": statistics.fmean(rr), "hit@10": hit / len(chosen),
+            "mean_hit_span": statistics.fmean(spans) if spans else 0.0,
+            "p50_ms": statistics.median(times), "p95_ms": pct(times, 0.95),
+        }
+    return results
 
 
 def quality(work: Path, n_queries: int) -> tuple[dict[str, dict[str, float]], list[Query]]:
     corpus = work / "quality"
     queries = make_corpus(corpus, blank_docstrings=True)
     chosen = sample(queries, n_queries)
-    engine = Engine.open(corpus, index_dir=work / "quality-index")
-    chunks = [c for c in engine.chunks() if c.kind == "code"]
-    results: dict[str, dict[str, float]] = {}
-    rankers = {m: (lambda q, m=m: [h.chunk for h in engine.search(q.text, 10, mode=m)]) for m in MODES}
-    rankers["keyword"] = lambda q: _keyword_baseline(chunks, q)
-    for name, ranker in rankers.items():
-        rr, hit = [], 0
-        for q in chosen:
-            ranked = ranker(q)
-            pos = next((i for i, c in enumerate(ranked, 1) if _is_target(c, q)), None)
-            rr.append(1 / pos if pos else 0.0)
-            hit += pos is not None
-        results[name] = {"mrr@10": statistics.fmean(rr), "hit@10": hit / len(chosen)}
+    engine = Engine.open(corpus, index_dir=work / "quality-index", lexical=LEXICAL)
+    results = {name: {k: r[k] for k in ("mrr@10", "hit@10", "mean_hit_span")} for name, r in evaluate(engine, chosen).items()}
     engine.close()
     return results, chosen
 
@@ -138,7 +160,10 @@ def main() -> int:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "retrieval.json")
     ap.add_argument("--skip-speed", action="store_true")
+    ap.add_argument("--lexical", choices=("whoosh", "tantivy"), default=None, help="lexical backend (default: config)")
     args = ap.parse_args()
+    global LEXICAL
+    LEXICAL = args.lexical
     with tempfile.TemporaryDirectory(prefix="caas-bench-") as tmp:
         work = Path(tmp)
         qual, chosen = quality(work, args.queries)

@@ -42,7 +42,7 @@ def stdlib_files(source: Path | None = None) -> list[tuple[Path, str]]:
     return out
 
 
-def _first_sentence(doc: str) -> str:
+def first_sentence(doc: str) -> str:
     para = doc.strip().split("\n\n")[0]
     para = " ".join(para.split())
     match = re.match(r"(.+?[.!?])(\s|$)", para)
@@ -88,7 +88,7 @@ def make_corpus(dest: Path, *, blank_docstrings: bool, source: Path | None = Non
             lines[first - 1] = indent + '""'
             for i in range(first, last):
                 lines[i] = ""
-            sentence = _first_sentence(doc)
+            sentence = first_sentence(doc)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and len(sentence.split()) >= 4 \
                     and not node.name.startswith("_"):
                 start = min([node.lineno] + [d.lineno for d in node.decorator_list])

@@ -34,10 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from caas_tui.errors import ConfigError
+from caas_tui.limits import DEFAULT_MAX_FILE_BYTES
 
 CONFIG_FILE = "caas.toml"
-DEFAULT_MAX_FILE_BYTES = 1_000_000
 REVIEW_PROVIDERS: tuple[str, ...] = ("anthropic", "bedrock", "vertex")
+LEXICAL_BACKENDS: tuple[str, ...] = ("whoosh", "tantivy")  # index/lexical_select.py
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,7 @@ class Config:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     index_dir: Path | None = None  # absolute; None means ROOT/.caas
     model: str | None = None  # None = the shipped default model
+    lexical: str = "whoosh"  # lexical backend, one of LEXICAL_BACKENDS
     rrf_k: float = 60.0
     bm25_weight: float = 1.0
     dense_weight: float = 1.0
@@ -115,6 +117,10 @@ def load_config(root: Path, **overrides: Any) -> Config:
             # A relative path means relative to the project, not to wherever caas-tui runs.
             local = root / spec
             changes["model"] = str(local) if spec.startswith(".") or local.exists() else spec
+        if "lexical" in index:
+            if index["lexical"] not in LEXICAL_BACKENDS:
+                raise ConfigError(f"{path}: index.lexical must be one of {', '.join(LEXICAL_BACKENDS)}")
+            changes["lexical"] = index["lexical"]
         for key in ("rrf_k", "bm25_weight", "dense_weight"):
             if key in search:
                 changes[key] = _number(search[key], f"search.{key}")

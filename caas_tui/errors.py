@@ -44,3 +44,7 @@ class StaleError(CaasError):
 
 class PatchError(CaasError):
     """Accepted fixes cannot be turned into a patch or applied."""
+
+
+class VerdictStoreError(CaasError):
+    """A row of the verdict store cannot be decoded (disk fault, hand edit)."""

@@ -12,8 +12,10 @@ Mode = Literal["hybrid", "bm25", "dense"]
 MODES: tuple[Mode, ...] = get_args(Mode)
 VerdictLabel = Literal["consistent", "contradicted", "incomplete", "unverified", "stale"]
 VERDICTS: tuple[VerdictLabel, ...] = get_args(VerdictLabel)
-Decision = Literal["pending", "accepted", "rejected", "edited"]
+# "needs another look": a later review changed the verdict a decision was made on.
+Decision = Literal["pending", "accepted", "rejected", "edited", "needs another look"]
 DECISIONS: tuple[Decision, ...] = get_args(Decision)
+NEEDS_LOOK: Decision = "needs another look"
 FailOn = Literal["contradicted", "incomplete"]  # the lowest verdict that fails a CI run
 FAIL_ONS: tuple[FailOn, ...] = get_args(FailOn)
 
@@ -156,3 +158,6 @@ class Verdict:
     model: str | None = None
     doc_sha256: str | None = None  # hash of the claim's doc lines when judged
     checks: tuple[str, ...] = field(default=())  # facts the reviewer actually checked
+    # Assertion kinds of the claim and whether each was checked: ``("names:checked",
+    # "returns:unchecked")``. A claim with an unchecked kind is never ``consistent``.
+    coverage: tuple[str, ...] = field(default=())

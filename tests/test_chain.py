@@ -104,3 +104,12 @@ def test_cli_chain_falls_back_to_search_and_errors(tiny_project: Path, capsys: p
     assert payload["resolved_by"] == "search" and payload["root"].startswith("pkg.")
     assert main(["chain", "--root", str(tiny_project), "--depth", "0", "World"]) == 2
     assert "depth" in capsys.readouterr().err
+
+
+def test_cli_chain_unknown_symbol_exits_2_with_nearest_names(tiny_project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["chain", "--root", str(tiny_project), "nonexistent_symbol"]) == 2
+    err = capsys.readouterr().err
+    assert "no symbol of that name" in err and err.count("\n") == 1
+    assert main(["chain", "--root", str(tiny_project), "World.remove_bodi"]) == 2
+    err = capsys.readouterr().err
+    assert "nearest:" in err and "remove_body" in err

@@ -7,7 +7,6 @@ import os
 import random
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -208,6 +207,64 @@ def test_row10_status_outside_git_equal_times_no_drift_and_skipped_is_skipped(
         report = json.loads(capsys.readouterr().out)
         assert report["dates_from"] == "mtime"
         assert report["drift"] == []
-        assert report["changed_files"] == []
-        assert [s["path"] for s in report["skipped_files"]] == ["pkg/blob.py"]
-        assert "binary" in report["skipped_files"][0]["reason"]
+        assert [(c["path"], c["change"]) for c in report["changed_files"]] == [("pkg/blob.py", "skipped")]
+        assert "binary" in report["changed_files"][0]["reason"]
+
+
+# -- row 8: a Markdown code fence that is never closed ----------------------------------------
+def test_row8_unclosed_fence_warns_with_its_line_and_the_prose_after_is_reviewed(
+    tiny_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tiny_project, "docs/broken.md", """
+        # Broken
+
+        Call `World.add_body` to add a body.
+
+        ```python
+        w = World()
+
+        Afterwards `World.remove_bodies` removes it at the end of the step.
+        """)
+    capsys.readouterr()
+    assert main(["review", "--root", str(tiny_project), "--json", "docs/broken.md"]) == 0
+    out = capsys.readouterr()
+    assert "docs/broken.md:5: code fence is never closed" in out.err
+    texts = [c["text"] for c in json.loads(out.out)["claims"]]
+    after = [t for t in texts if "remove_bodies" in t]
+    assert after and not any("w = World()" in t and "remove_bodies" in t for t in texts)
+
+
+# -- row 9: .gitignore ignores docs/ -----------------------------------------------------------
+def test_row9_gitignored_docs_are_counted_and_named_by_review_check(
+    tiny_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tiny_project / ".gitignore").write_text("docs/\n", encoding="utf-8")
+    write(tiny_project, "docs/more.md", "# More\n\nSee `World.add_body`.\n")
+    capsys.readouterr()
+    main(["review", "--root", str(tiny_project), "--check"])
+    err = capsys.readouterr().err
+    assert "2 docs left out, not reviewed: ignored by .gitignore" in err
+    assert "docs/guide.md" in err and "docs/more.md" in err
+
+
+# -- row 5: the size cap raised to index a 20 MB file -----------------------------------------
+def test_row5_a_20_mb_file_under_a_raised_cap_indexes_in_bounded_memory_with_progress(tiny_project: Path) -> None:
+    (tiny_project / "caas.toml").write_text("[index]\nmax_file_bytes = 30000000\n", encoding="utf-8")
+    line = 'def f():\n    """Return the value, which is always 42."""\n    return 42\n\n'
+    (tiny_project / "pkg" / "huge.py").write_text(line * (20_000_000 // len(line)), encoding="utf-8")
+    code = (
+        "import resource, sys\n"
+        "from caas_tui.cli.main import main\n"
+        f"rc = main(['index', '--root', {str(tiny_project)!r}])\n"
+        "print('RSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+        "sys.exit(rc)\n"
+    )
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    seconds = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr
+    rss_mb = int(done.stderr.split("RSS_KB")[1].split()[0]) / 1024
+    assert rss_mb < 1_000, rss_mb
+    assert "pkg/huge.py:" in done.stderr and "indexed the first 5000" in done.stderr
+    assert seconds < 5 or "caas-tui: " in done.stderr.split("RSS_KB")[0]  # a progress line when slow

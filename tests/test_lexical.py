@@ -1,4 +1,4 @@
-"""WhooshLexical on a real on-disk index built from hand-made chunks."""
+"""Both lexical backends (Whoosh, tantivy) on a real on-disk index built from hand-made chunks."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import pytest
 from caas_tui.errors import IndexStoreError
 from caas_tui.index import lexical
 from caas_tui.index.lexical import WhooshLexical
+from caas_tui.index.lexical_select import LEXICAL_BACKENDS, create_lexical
+from caas_tui.index.lexical_tantivy import TantivyLexical
 from caas_tui.index.protocols import LexicalBackend
 from caas_tui.models import Chunk
 
@@ -40,8 +42,18 @@ CHUNKS = [
 ]
 
 
+@pytest.fixture(params=LEXICAL_BACKENDS)
+def lx(tmp_path: Path, request: pytest.FixtureRequest) -> WhooshLexical:
+    index = create_lexical(request.param, tmp_path / "lexical")
+    index.add(CHUNKS)
+    index.commit()
+    yield index
+    index.close()
+
+
 @pytest.fixture()
-def lx(tmp_path: Path) -> WhooshLexical:
+def whoosh_lx(tmp_path: Path) -> WhooshLexical:
+    """For tests of Whoosh internals (segments, its write lock)."""
     index = WhooshLexical.create(tmp_path / "lexical")
     index.add(CHUNKS)
     index.commit()
@@ -119,7 +131,7 @@ def test_delete_removes_and_reopened_index_agrees(lx: WhooshLexical, tmp_path: P
     assert "remove" not in ids(lx.search("remove_body", 10))
     assert lx.doc_count() == len(CHUNKS) - 1
     lx.close()
-    again = WhooshLexical.open(tmp_path / "lexical")
+    again = type(lx).open(tmp_path / "lexical")
     try:
         assert again.doc_count() == len(CHUNKS) - 1
         assert "remove" not in ids(again.search("remove_body", 10))
@@ -128,7 +140,8 @@ def test_delete_removes_and_reopened_index_agrees(lx: WhooshLexical, tmp_path: P
         again.close()
 
 
-def test_dead_documents_are_purged_not_kept_forever(lx: WhooshLexical) -> None:
+def test_dead_documents_are_purged_not_kept_forever(whoosh_lx: WhooshLexical) -> None:
+    lx = whoosh_lx
     lx.add(CHUNKS)  # replace everything: the first segment is now all deleted
     lx.commit()
     assert lx._searcher.doc_count_all() == lx.doc_count() == len(CHUNKS)
@@ -176,12 +189,13 @@ def test_time_limit_returns_partial_results_instead_of_raising(lx: WhooshLexical
     assert isinstance(lx.search("remove body scene", 5), list)
 
 
-def test_open_missing_or_empty_dir_raises(tmp_path: Path) -> None:
-    with pytest.raises(IndexStoreError, match="no lexical index"):
-        WhooshLexical.open(tmp_path / "nope")
+@pytest.mark.parametrize("backend", [WhooshLexical, TantivyLexical])
+def test_open_missing_or_empty_dir_raises(tmp_path: Path, backend: type[WhooshLexical]) -> None:
+    with pytest.raises(IndexStoreError, match="no (tantivy )?lexical index"):
+        backend.open(tmp_path / "nope")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(IndexStoreError, match="no lexical index"):
-        WhooshLexical.open(tmp_path / "empty")
+    with pytest.raises(IndexStoreError, match="no (tantivy )?lexical index"):
+        backend.open(tmp_path / "empty")
 
 
 def test_open_corrupt_dir_raises(lx: WhooshLexical, tmp_path: Path) -> None:
@@ -190,13 +204,14 @@ def test_open_corrupt_dir_raises(lx: WhooshLexical, tmp_path: Path) -> None:
     for path in directory.iterdir():
         path.write_bytes(b"\x80\x04garbage" * 3)
     with pytest.raises(IndexStoreError) as info:
-        WhooshLexical.open(directory)
+        type(lx).open(directory)
     assert "\n" not in str(info.value)
 
 
 def test_locked_index_raises_and_failed_commit_releases_lock(
-    lx: WhooshLexical, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    whoosh_lx: WhooshLexical, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    lx = whoosh_lx
     monkeypatch.setattr(lexical, "LOCK_TIMEOUT", 0.1)
     lock = lx._ix.lock("WRITELOCK")
     assert lock.acquire(False)

@@ -96,7 +96,7 @@ def test_review_static(tmp_path: Path, project: Path) -> None:
 def test_status(tmp_path: Path, project: Path) -> None:
     mods = _imported(tmp_path, "status", "--root", str(project))
     # read-only: nothing is embedded, so the model is never loaded
-    assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, *OTHER, "model2vec", "tokenizers") == []
+    assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, "model2vec", "tokenizers") == []
     assert _grammars(mods) == []
 
 

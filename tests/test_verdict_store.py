@@ -258,3 +258,53 @@ def test_staleness_follows_a_claim_that_only_moved(tmp_path: Path) -> None:
             assert (moved.claim.start_line, moved.verdict.fix) == (5, Fix(5, 5, "x"))
     finally:
         engine.close()
+
+
+def test_a_changed_verdict_after_a_decision_needs_another_look_and_keeps_both(store_path: Path) -> None:
+    with VerdictStore(store_path) as store:
+        store.record_review("docs/a.md", "static", [(claim(), verdict(fix=None, label="incomplete"))])
+        store.decide("docs/a.md", "c1", "static", "accepted")
+        # the code changed; the re-review now finds the claim consistent
+        store.record_review("docs/a.md", "static", [(claim(), verdict(fix=None, label="consistent"))])
+        [row] = store.all()
+        assert row.decision == "needs another look"
+        assert row.verdict.verdict == "consistent"  # the newest verdict
+        assert row.decided is not None and row.decided.verdict == "incomplete"  # the one decided on
+        assert row.decided_differs and row.effective_fix is None and store.accepted_fixes() == []
+        # deciding again settles it on the newest verdict
+        again = store.decide("docs/a.md", "c1", "static", "accepted")
+        assert again.decision == "accepted" and again.decided is not None and again.decided.verdict == "consistent"
+        assert not again.decided_differs
+        # an unchanged re-review keeps the decision
+        store.record_review("docs/a.md", "static", [(claim(), verdict(fix=None, label="consistent"))])
+        assert store.all()[0].decision == "accepted"
+
+
+def test_a_noop_edit_is_not_a_decision(store_path: Path) -> None:
+    with VerdictStore(store_path) as store:
+        store.record(claim(), verdict())
+        same = store.decide("docs/a.md", "c1", "static", "edited", FIX.replacement + "\n")
+        assert same.decision == "pending" and same.edited_fix is None
+        assert store.undo_last_decision() is None  # nothing was journalled
+        real = store.decide("docs/a.md", "c1", "static", "edited", "Use `z`.")
+        assert real.decision == "edited"
+
+
+def test_v1_stores_migrate_with_their_decided_verdicts(store_path: Path) -> None:
+    with VerdictStore(store_path) as store:
+        store.record(claim(), verdict(label="contradicted"))
+        store.decide("docs/a.md", "c1", "static", "accepted")
+    raw = sqlite3.connect(store_path)  # make it a v1 store: no decided column, schema 1
+    raw.execute("ALTER TABLE verdicts DROP COLUMN decided")
+    raw.execute("ALTER TABLE history DROP COLUMN old_decided")
+    raw.execute("UPDATE meta SET value='1' WHERE key='schema'")
+    raw.commit()
+    raw.close()
+    with VerdictStore(store_path) as store:
+        [row] = store.all()
+        assert row.decision == "accepted" and row.decided is not None and row.decided.verdict == "contradicted"
+        store.record_review("docs/a.md", "static", [(claim(), verdict(fix=None, label="consistent"))])
+        assert store.all()[0].decision == "needs another look"
+    raw = sqlite3.connect(store_path)
+    assert raw.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("2",)
+    raw.close()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import re
 import sys
 
 from rich.console import Console
@@ -15,6 +17,9 @@ from caas_tui.errors import CaasError
 from caas_tui.graph.edges import WALK_NAMES, is_backward_name
 from caas_tui.retrieve.chain import DEFAULT_DEPTH, MAX_HOPS, Chain
 from caas_tui.retrieve.engine import Engine
+from caas_tui.retrieve.related import UnknownSymbol
+
+_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")  # a symbol name, not a query
 
 _EDGE_STYLE = {
     "calls": "cyan", "called_by": "cyan", "imports": "blue", "inherits": "magenta", "overrides": "magenta",
@@ -43,11 +48,30 @@ def resolve_target(engine: Engine, target: str) -> tuple[str | None, str]:
             others = ", ".join(n.id for n in found[1:4]) + (" ..." if len(found) > 4 else "")
             notify(f"{target!r} is ambiguous; using {found[0].id} (also: {others})")
         return found[0].id, "symbol"
+    if _NAME.fullmatch(target):
+        # A name nothing defines is a typo or a symbol since removed: a tree of whatever a
+        # search finds for it would be unrelated.
+        near = nearest_names(engine, target)
+        hint = f"; nearest: {', '.join(near)}" if near else ""
+        raise UnknownSymbol(f"{target!r}: no symbol of that name{hint}")
     for hit in engine.search(target, 10, kinds=("code", "test", "api")):
         symbol = hit.chunk.symbol
         if symbol and symbol in engine.graph.nodes:
             return symbol, "search"
     return None, "search"
+
+
+def nearest_names(engine: Engine, target: str, n: int = 5) -> list[str]:
+    """Graph symbols whose full or last-part name is closest to ``target``."""
+    ids = list(engine.graph.nodes)
+    by_short: dict[str, list[str]] = {}
+    for node_id in ids:
+        by_short.setdefault(node_id.rsplit(".", 1)[-1], []).append(node_id)
+    tail = target.rsplit(".", 1)[-1]
+    out = difflib.get_close_matches(target, ids, n=n, cutoff=0.6)
+    for short in difflib.get_close_matches(tail, list(by_short), n=n, cutoff=0.6):
+        out += [i for i in sorted(by_short[short]) if i not in out]
+    return out[:n]
 
 
 def _edge_text(edge: str, outgoing: bool) -> str:

@@ -5,23 +5,31 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from caas_tui.index.store import Progress as ProgressFn
-from caas_tui.retrieve.engine import Engine
+from caas_tui.config import LEXICAL_BACKENDS
+
+if TYPE_CHECKING:
+    from caas_tui.index.store import Progress as ProgressFn
+    from caas_tui.retrieve.engine import Engine
 
 stderr = Console(stderr=True, highlight=False)
+PROGRESS_LINE_S = 5.0
 
 
 def add_root(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--root", type=Path, default=Path("."), metavar="DIR", help="project root (default: .)")
     parser.add_argument("--index-dir", type=Path, default=None, metavar="DIR", help="index location (default: DIR/.caas)")
     parser.add_argument("--model", default=None, metavar="PATH_OR_HUB_ID", help="model2vec model for the dense channel")
+    parser.add_argument("--lexical", default=None, choices=LEXICAL_BACKENDS,
+                        help="lexical backend (default: [index] lexical in caas.toml, else whoosh); a change rebuilds")
 
 
 def notify(message: str) -> None:
@@ -53,7 +61,19 @@ def progress_bar(enabled: bool | None = None) -> Iterator[ProgressFn | None]:
     if enabled is None:
         enabled = sys.stderr.isatty()
     if not enabled:
-        yield None
+        if sys.stderr.isatty():
+            yield None
+            return
+        # Not a terminal (CI, a pipe): a plain line every few seconds, so a long build is
+        # visibly alive; fast commands print nothing.
+        last = [time.monotonic()]
+
+        def line(stage: str, done: int, total: int) -> None:
+            if time.monotonic() - last[0] >= PROGRESS_LINE_S:
+                last[0] = time.monotonic()
+                notify(f"{stage} {done}/{total}")
+
+        yield line
         return
     columns = (TextColumn("{task.description:>10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=stderr, transient=True) as bar:
@@ -68,6 +88,8 @@ def progress_bar(enabled: bool | None = None) -> Iterator[ProgressFn | None]:
 
 
 def open_engine(args: argparse.Namespace, *, refresh: bool = True) -> Engine:
+    from caas_tui.retrieve.engine import Engine  # the index stack: only for commands that open it
+
     with progress_bar() as update:
         return Engine.open(
             args.root,
@@ -76,4 +98,5 @@ def open_engine(args: argparse.Namespace, *, refresh: bool = True) -> Engine:
             refresh=refresh,
             index_dir=args.index_dir,
             model=args.model,
+            lexical=getattr(args, "lexical", None),
         )

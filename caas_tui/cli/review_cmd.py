@@ -32,12 +32,14 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims import extract_claims
 from caas_tui.review.decisions.baseline import Baseline, write_baseline
 from caas_tui.review.decisions.store import VerdictStore
-from caas_tui.review.report import DocOutcome, Report, doc_outcome, make_report
-from caas_tui.review.runner import relative_doc_path, review_doc, reviewable_paths
 from caas_tui.review.execute import ExecuteReviewer
 from caas_tui.review.merge import merge_reviews, verdict_json
+from caas_tui.review.report import DocOutcome, Report, doc_outcome, make_report
+from caas_tui.review.runner import relative_doc_path, review_doc, reviewable_paths
 from caas_tui.review.select import REVIEWERS, make_reviewer
 from caas_tui.review.textutil import read_text
+from caas_tui.sources import discover
+from caas_tui.sources.discover import left_out_docs
 
 _STYLE = {"contradicted": "bold red", "incomplete": "yellow", "consistent": "green", "unverified": "dim", "stale": "magenta"}
 
@@ -148,6 +150,8 @@ def _render(fmt: str, report: Report, engine: Engine, every: dict[str, tuple[Ver
 def run(args: argparse.Namespace) -> int:
     if not args.docs and not args.check and not args.changed_since and not args.write_baseline:
         raise CaasError("review needs DOC... (or --check to review every doc)")
+    if args.json and args.format not in ("text", "json"):
+        raise CaasError(f"--json and --format {args.format} ask for two outputs; choose one")
     fmt = "json" if args.json else args.format
     gating = args.check or args.fail_on is not None or args.baseline is not None
     baseline = Baseline.load(args.baseline) if args.baseline is not None else None
@@ -161,6 +165,11 @@ def run(args: argparse.Namespace) -> int:
         if getattr(reviewer, "rerank", False):
             announce_model_preparation()
         docs = [relative_doc_path(engine, d) for d in args.docs] if args.docs else reviewable_paths(engine)
+        if not args.docs:
+            left_out = left_out_docs(engine.cfg, discover(engine.cfg))
+            if left_out:
+                notify(f"{len(left_out)} doc{'s' if len(left_out) != 1 else ''} left out, not reviewed: ignored by "
+                       f".gitignore or caas.toml excludes ({', '.join(left_out[:3])}{', ...' if len(left_out) > 3 else ''})")
         executor = None
         if args.execute or (args.execute is None and engine.cfg.review_execute):
             executor = ExecuteReviewer(python=args.python or engine.cfg.review_python)
@@ -175,6 +184,8 @@ def run(args: argparse.Namespace) -> int:
                 progress = (lambda d, t, _m, doc=doc: update(doc[-24:], d, t)) if update else None
                 result = review_doc(engine, doc, reviewer, progress=progress)
                 store.record_review(result.doc_path, result.reviewer, result.pairs())
+                for warning in result.warnings:
+                    notify(f"warning: {warning}")
                 if executor is not None:
                     executed = review_doc(engine, doc, executor)
                     for line in executor.take_notes():

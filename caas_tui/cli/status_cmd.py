@@ -17,6 +17,7 @@ from caas_tui.config import load_config
 from caas_tui.errors import IndexStoreError, ProjectError
 from caas_tui.live.status import StatusReport, collect_status, iso, usable_manifest
 from caas_tui.retrieve.engine import Engine
+from caas_tui.review.textutil import counted
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -41,17 +42,17 @@ def _print(report: StatusReport) -> None:
 
     line(f"{report.root}: indexed {iso(report.indexed_at)} ({_age(report.index_age_s)} ago)", "bold")
     if report.skipped:
-        line(f"{len(report.skipped)} file(s) skipped by the indexer:", "dim")
+        line(f"{counted(len(report.skipped), 'file')} skipped by the indexer:", "dim")
         for c in report.skipped:
             line(f"  skipped  {c.reason or c.path}", "dim")
     if report.changed_files:
-        line(f"{len(report.changed_files)} file(s) changed since; `caas-tui index` or `caas-tui watch` picks them up:", "yellow")
+        line(f"{counted(len(report.changed_files), 'file')} changed since; `caas-tui index` or `caas-tui watch` picks them up:", "yellow")
         for c in report.changed_files:
             line(f"  {c.change:<8} {c.path}")
     else:
         line("the index is up to date with the files", "green")
     if report.stale:
-        line(f"{len(report.stale)} stale verdict(s); review these claims again:", "magenta")
+        line(f"{counted(len(report.stale), 'stale verdict')}; review these claims again:", "magenta")
         for s in report.stale:
             line(f"  {s.doc}:{s.start_line}-{s.end_line}  [{s.reviewer}] {s.claim_id}  {s.reason}")
     else:
@@ -59,7 +60,7 @@ def _print(report: StatusReport) -> None:
     if not report.drift:
         line(f"no drifting docs (dates from {report.dates_from})", "green")
         return
-    line(f"{len(report.drift)} doc mention(s) of code changed after the doc (dates from {report.dates_from}):", "yellow")
+    line(f"{counted(len(report.drift), 'doc mention')} of code changed after the doc (dates from {report.dates_from}):", "yellow")
     for d in report.drift:
         line(f"  {d.doc}:{d.line}  {d.symbol}  ({d.symbol_path})")
         line(f"      code changed {iso(d.symbol_changed)}, doc changed {iso(d.doc_changed)}", "dim")

@@ -38,7 +38,11 @@ def mentions(text: str, first_line: int) -> tuple[Mention, ...]:
     ``dotted``: a dotted name in running prose (``Scene.step``). Bare words in prose
     are never names: they are far too often plain English.
     """
-    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    starts = [0]
+    at = text.find("\n")
+    while at >= 0:  # str.find: a per-character loop cost as much as the rest of this function
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
     found: list[Mention] = []
     taken: list[tuple[int, int]] = []
 
@@ -50,7 +54,7 @@ def mentions(text: str, first_line: int) -> tuple[Mention, ...]:
         if name and (name[0].isalpha() or name[0] == "_"):
             found.append(Mention(name, line_of(offset), how))
 
-    for m in _LINK.finditer(text):
+    for m in _LINK.finditer(text) if ("{@link" in text or "cref" in text) else ():
         add((m.group(1) or m.group(2)).replace("#", ".").replace("::", "."), m.start(), "role")
         taken.append(m.span())
     for m in _ROLE.finditer(text):

@@ -13,7 +13,6 @@ or mtime moved since this process last hashed them.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 from caas_tui.errors import IndexStoreError

@@ -28,21 +28,17 @@ from whoosh.searching import Searcher, TimeLimit
 from whoosh.writing import MERGE_SMALL, SegmentWriter
 
 from caas_tui.errors import IndexStoreError
-from caas_tui.index.analysis import TOKEN_RE, CodeAnalyzer, code_analyzer, split_identifier
+from caas_tui.index.analysis import CodeAnalyzer, code_analyzer
+from caas_tui.index.lexical_plan import (
+    PREFIX_TOP,
+    SYMBOL_BOOST,
+    TIME_LIMIT,
+    Clause,
+    plan_queries,
+)
 from caas_tui.models import Chunk, Kind
 
-TEXT_FIELDS = ("symbol", "content", "path")
-SYMBOL_BOOST = 3.0  # schema field boost: a name match beats a mention in a body
-EXACT_BOOST = 4.0  # extra weight for a whole identifier / dotted name in ``symbol``
-PHRASE_BOOST = 2.0  # adjacent query words adjacent in ``symbol`` ("remove body")
-MAX_TERMS = 48  # distinct query terms kept: a pasted page must not become 1000 clauses
-MAX_BIGRAMS = 8
-COMMON_DF = 0.2  # see build_queries
-PRUNE_MIN_DOCS = 2000  # below this every query is cheap anyway
-PREFIX_MIN = 3  # shorter prefixes expand to thousands of terms (field notes)
-PREFIX_TOP = 16  # most frequent expansions kept per field
 PREFIX_SCAN = 4096  # terms scanned per field and prefix: bounds a keystroke's cost
-TIME_LIMIT = 1.0  # seconds; a query that runs longer returns what it has so far
 LOCK_TIMEOUT = 2.0  # seconds to wait for another writer's commit to finish
 REWRITE_DELETED = 0.3  # a segment with more deleted documents is rewritten at commit
 LIMIT_MB = 128  # writer memory before spilling sorted runs to disk (spills cost ~3 s at 15k chunks)
@@ -270,54 +266,16 @@ def _wait_unlocked(ix: whoosh_index.FileIndex, directory: Path) -> None:
 def build_queries(
     analyzer: CodeAnalyzer, text: str, reader: IndexReader, *, prefix_last: bool = False
 ) -> list[Query]:
-    """OR queries over symbol/content/path from free text, to try in order; [] if none.
+    """Whoosh queries for ``plan_queries`` (lexical_plan.py), to try in order; [] if none."""
 
-    Only ``TOKEN_RE`` words are read, so query-syntax characters never matter.
-    Clauses for terms absent from a field are left out. On a large index a first,
-    cheaper query also leaves out ``content`` terms found in over ``COMMON_DF`` of
-    all documents: with ``optimize=False`` every posting of every clause is scored,
-    and those near-zero-IDF terms were most of the cost of prose queries. The full
-    query follows it, for the caller to run when the first one comes up short.
-    With ``prefix_last``, the last word is also expanded as a prefix.
-    """
-    raws = TOKEN_RE.findall(text)
-    parts: dict[str, None] = {}  # ordered sets
-    wholes: dict[str, None] = {}
-    sequence: list[str] = []  # word parts in query order, for adjacency bonuses
-    for raw in raws:
-        terms, _width = analyzer.expand(raw)
-        for term, _offset, is_whole in terms:
-            (wholes if is_whole else parts).setdefault(term, None)
-            if not is_whole:
-                sequence.append(term)
-        if len(parts) + len(wholes) >= MAX_TERMS:
-            break
-    weighted = [(term, 1.0) for term in itertools.islice(parts, MAX_TERMS)]
-    weighted += [(term, 1.0 + EXACT_BOOST) for term in itertools.islice(wholes, MAX_TERMS)]
-    n_docs = reader.doc_count_all()
-    common = int(COMMON_DF * n_docs) if n_docs >= PRUNE_MIN_DOCS else n_docs
-    clauses: list[Query] = []
-    frequent: list[Query] = []
-    for term, symbol_boost in weighted:
-        for field in TEXT_FIELDS:
-            df = reader.doc_frequency(field, term)
-            if df:
-                q = Term(field, term, boost=symbol_boost if field == "symbol" else 1.0)
-                (frequent if field == "content" and df > common else clauses).append(q)
-    # "remove body" names ``remove_body`` / ``RemoveBody``: reward that exact name.
-    simple = [r.lower() for r in raws]
-    if 2 <= len(simple) <= 4 and all(len(split_identifier(r)) == 1 for r in simple):
-        for joined in ("_".join(simple), "".join(simple)):
-            if reader.doc_frequency("symbol", joined):
-                clauses.append(Term("symbol", joined, boost=EXACT_BOOST))
-    bigrams = dict.fromkeys(itertools.pairwise(sequence))
-    for a, b in itertools.islice(bigrams, MAX_BIGRAMS):
-        if a != b and reader.doc_frequency("symbol", a) and reader.doc_frequency("symbol", b):
-            clauses.append(Phrase("symbol", [a, b], boost=PHRASE_BOOST))
-    if prefix_last and raws:
-        clauses.extend(_prefix_clauses(reader, raws[-1]))
-    plans = [clauses, clauses + frequent] if clauses and frequent else [clauses + frequent]
-    tries = [Or(c) for c in plans if c]
+    def prefix_terms(field: str, prefix: str) -> list[str]:
+        scanned = itertools.islice(reader.iter_prefix(field, prefix), PREFIX_SCAN)
+        top = heapq.nlargest(PREFIX_TOP, scanned, key=lambda item: item[1].doc_frequency())
+        return [btext.decode("utf-8") for btext, _info in top]
+
+    plans = plan_queries(analyzer, text, reader.doc_frequency, reader.doc_count_all(),
+                         prefix_terms if prefix_last else None)
+    tries = [Or([_whoosh_clause(c) for c in plan]) for plan in plans]
     for query in tries:
         # Pre-scoring every clause into an array beat the binary tree of union
         # matchers ~3x on prose queries (stdlib p95 120 -> 45 ms, same ranking).
@@ -325,16 +283,10 @@ def build_queries(
     return list[Query](tries)
 
 
-def _prefix_clauses(reader: IndexReader, raw: str) -> list[Query]:
-    """The most frequent terms starting with the word being typed, per field."""
-    prefixes = {raw.lower(), *split_identifier(raw)[-1:]}  # "removeBo" -> also "bo..." parts
-    clauses: list[Query] = []
-    for prefix in (p for p in prefixes if len(p) >= PREFIX_MIN):
-        for field in TEXT_FIELDS:
-            scanned = itertools.islice(reader.iter_prefix(field, prefix), PREFIX_SCAN)
-            top = heapq.nlargest(PREFIX_TOP, scanned, key=lambda item: item[1].doc_frequency())
-            clauses.extend(Term(field, btext.decode("utf-8")) for btext, _info in top)
-    return clauses
+def _whoosh_clause(clause: Clause) -> Query:
+    if len(clause.terms) == 1:
+        return Term(clause.field, clause.terms[0], boost=clause.boost)
+    return Phrase(clause.field, list(clause.terms), boost=clause.boost)
 
 
 class DeadlineCollector(WrappingCollector):

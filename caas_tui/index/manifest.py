@@ -70,6 +70,7 @@ class Manifest:
     # index file (relative to the index dir) -> sha256, recorded when a writer finished: a byte
     # changed later, even at the same size, is found on open (see integrity.py)
     checksums: dict[str, str] = field(default_factory=dict)
+    lexical: str = "whoosh"  # the lexical backend that built lexical/ (a change rebuilds the index)
 
     def to_json(self) -> dict[str, Any]:
         # Hand-rolled: dataclasses.asdict deep-copies every chunk id list, which took
@@ -82,6 +83,7 @@ class Manifest:
                 for p, r in self.files.items()
             },
             "skipped": self.skipped, "warnings": self.warnings, "checksums": self.checksums,
+            "lexical": self.lexical,
         }
 
     @classmethod
@@ -115,6 +117,7 @@ class Manifest:
             skipped=[{str(k): str(v) for k, v in s.items()} for s in skipped],
             warnings=[str(w) for w in warnings],
             checksums=dict(checksums),
+            lexical=_str(data.get("lexical", "whoosh"), "lexical"),
         )
 
 

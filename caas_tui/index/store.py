@@ -7,6 +7,7 @@ Layout under ``<caas_dir>/index/``: ``manifest.json``, ``chunks.sqlite``,
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import os
 import shutil
@@ -21,7 +22,7 @@ from caas_tui.graph import Fragment, SymbolGraph, build_graph, extract_fragment,
 from caas_tui.index import integrity
 from caas_tui.index.chunkdb import ChunkDB
 from caas_tui.index.encoders import load_encoder
-from caas_tui.index.lexical import WhooshLexical
+from caas_tui.index.lexical_select import create_lexical, open_lexical
 from caas_tui.index.manifest import (
     MANIFEST_NAME,
     SCHEMA_VERSION,
@@ -34,6 +35,7 @@ from caas_tui.index.manifest import (
 from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
 from caas_tui.index.vectors import load_vector_index, make_vector_index
 from caas_tui.ingest import chunk_file
+from caas_tui.limits import LARGE_FILE_BYTES, MAX_CHUNKS_PER_FILE
 from caas_tui.models import Chunk, SourceFile
 from caas_tui.sources import Discovery, FileEntry, Skipped, discover, load
 
@@ -65,6 +67,24 @@ class RefreshStats:
     @property
     def changed_any(self) -> bool:
         return bool(self.added or self.changed or self.removed or self.reloaded or self.rebuilt)
+
+
+def _chunk_bounded(src: SourceFile, stats: RefreshStats) -> tuple[list[Chunk], Fragment]:
+    """Chunks and graph fragment of one file, in memory proportional to the file: a file over
+    LARGE_FILE_BYTES (only reachable by raising the size cap) is cut in line windows, never
+    parsed (an AST of 20 MB of Python takes gigabytes), and keeps MAX_CHUNKS_PER_FILE chunks."""
+    if src.size <= LARGE_FILE_BYTES:
+        chunks = chunk_file(src)
+        return chunks, extract_fragment(src, chunks)
+    plain = dataclasses.replace(src, language="text")
+    chunks = chunk_file(plain)
+    if len(chunks) > MAX_CHUNKS_PER_FILE:
+        stats.warnings.append(f"{src.path}: {len(chunks)} chunks, indexed the first {MAX_CHUNKS_PER_FILE} "
+                              f"(up to line {chunks[MAX_CHUNKS_PER_FILE - 1].end_line})")
+        chunks = chunks[:MAX_CHUNKS_PER_FILE]
+    else:
+        stats.warnings.append(f"{src.path}: over {LARGE_FILE_BYTES // 1_000_000} MB, indexed as plain text")
+    return chunks, extract_fragment(plain, chunks)
 
 
 class IndexStore:
@@ -210,6 +230,9 @@ class IndexStore:
         if manifest.model_id != self.encoder.model_id:
             return ManifestCheck.rebuild(f"index was built with model {manifest.model_id}",
                                          f"rebuilding with {self.encoder.model_id}")
+        if manifest.lexical != self.cfg.lexical:
+            return ManifestCheck.rebuild(f"index was built with the {manifest.lexical} lexical backend",
+                                         f"rebuilding with {self.cfg.lexical}")
         if manifest.state != "clean":
             return ManifestCheck.rebuild("index was left incomplete by an interrupted build", "rebuilding")
         self.manifest = manifest
@@ -219,7 +242,7 @@ class IndexStore:
         self.close()
         assert self.manifest is not None
         integrity.verify(self.directory, self.manifest.checksums)
-        self.lexical = WhooshLexical.open(self.directory / "lexical")
+        self.lexical = open_lexical(self.cfg.lexical, self.directory / "lexical")
         self.vectors = load_vector_index(self.directory / "vectors")
         self.db = ChunkDB(self.directory / "chunks.sqlite")
         self.chunks = {c.id: c for c in self.db.all()}
@@ -247,9 +270,9 @@ class IndexStore:
             self.directory.mkdir(parents=True)
         except OSError as exc:
             raise IndexStoreError(f"{self.directory}: cannot rebuild the index ({exc.strerror or exc})") from exc
-        self.manifest = Manifest(model_id=self.encoder.model_id, dims=self.encoder.dims)
+        self.manifest = Manifest(model_id=self.encoder.model_id, dims=self.encoder.dims, lexical=self.cfg.lexical)
         self._write_manifest()
-        self.lexical = WhooshLexical.create(self.directory / "lexical")
+        self.lexical = create_lexical(self.cfg.lexical, self.directory / "lexical")
         self.vectors = make_vector_index(0)
         self.db = ChunkDB(self.directory / "chunks.sqlite")
         self.chunks = {}
@@ -341,9 +364,9 @@ class IndexStore:
         new_chunks: list[Chunk] = []
         total = len(todo)
         for i, src in enumerate(todo, 1):
-            chunks = chunk_file(src)
+            chunks, fragment = _chunk_bounded(src, stats)
             new_chunks.extend(chunks)
-            self.fragments[src.path] = extract_fragment(src, chunks)  # symbol graph
+            self.fragments[src.path] = fragment  # symbol graph
             self.manifest.files[src.path] = FileRecord(
                 sha256=src.sha256, mtime=src.mtime, size=src.size, kind=src.kind, chunks=[c.id for c in chunks]
             )

@@ -34,7 +34,7 @@ _FRONT_TITLE = re.compile(r"""^title:\s*["']?(.*?)["']?\s*$""")
 @dataclass(frozen=True, slots=True)
 class Fence:
     start: int  # 0-based index of the opening line
-    end: int  # 0-based index of the closing line; ``n`` when the fence is never closed
+    end: int  # 0-based index of the closing line; of the first blank line (or ``n``) when never closed
     indent: int  # of the opening line: the body is dedented by as much
     info: str  # the info string's first word ("" when none)
 
@@ -45,6 +45,7 @@ class MarkdownScan:
     headings: tuple[Heading, ...]  # ``line`` is 1-based: the heading's (setext: its text's) line
     fences: tuple[Fence, ...]
     title: str | None  # from front matter
+    warnings: tuple[str, ...] = ()  # "line N: ..." for broken structure (an unclosed fence)
 
     def heading_at(self) -> dict[int, Heading]:
         """Headings by the 0-based index of their line."""
@@ -74,12 +75,16 @@ def _front_matter(lines: Sequence[str]) -> tuple[int, str | None]:
     return 0, None
 
 
-def scan_markdown(raw_lines: Sequence[str]) -> MarkdownScan:
+def scan_markdown(raw_lines: Sequence[str], *, unclosed: Literal["end", "blank"] = "end") -> MarkdownScan:
+    """``unclosed``: where a fence that is never closed ends: at the end of the file
+    (CommonMark; chunking keeps the text searchable either way) or at its first blank line
+    (claims: the prose after a forgotten fence is still reviewed). Either way a warning."""
     lines = [line.removesuffix("\r") for line in raw_lines]
     n = len(lines)
     kinds: list[LineKind] = ["text"] * n
     headings: list[Heading] = []
     fences: list[Fence] = []
+    warnings: list[str] = []
     start, title = _front_matter(lines)
     kinds[:start] = ["front"] * start
 
@@ -96,12 +101,20 @@ def scan_markdown(raw_lines: Sequence[str]) -> MarkdownScan:
             j = i + 1
             while j < n and not close.match(lines[j]):
                 j += 1
+            if j >= n:
+                if unclosed == "blank":
+                    # CommonMark runs it to the end of the file, which would hide every later
+                    # claim in one code block: a reviewer takes it to end at its first blank line.
+                    j = next((b for b in range(i + 1, n) if not lines[b].strip()), n)
+                    warnings.append(f"line {i + 1}: code fence is never closed; taken to end at line {min(j, n - 1) + 1}")
+                else:
+                    warnings.append(f"line {i + 1}: code fence is never closed; it runs to the end of the file")
             info = m.group(3).split()
             fences.append(Fence(i, j, len(m.group(1)), info[0] if info else ""))
             kinds[i] = "fence"
             kinds[i + 1 : j] = ["code"] * (min(j, n) - i - 1)
             if j < n:
-                kinds[j] = "fence"
+                kinds[j] = "fence" if lines[j].strip() else "blank"
             i = j + 1
             continue
         if line.lstrip().startswith("<!--"):
@@ -126,4 +139,4 @@ def scan_markdown(raw_lines: Sequence[str]) -> MarkdownScan:
             kinds[i - 1] = "heading"
             kinds[i] = "underline"
         i += 1
-    return MarkdownScan(tuple(kinds), tuple(headings), tuple(fences), title)
+    return MarkdownScan(tuple(kinds), tuple(headings), tuple(fences), title, tuple(warnings))

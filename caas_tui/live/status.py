@@ -43,7 +43,8 @@ class StatusReport:
             "root": self.root,
             "index_age_s": round(self.index_age_s, 1),
             "indexed_at": iso(self.indexed_at),
-            "changed_files": [{"path": c.path, "change": c.change} for c in self.changed_files],
+            "changed_files": [{"path": c.path, "change": c.change} for c in self.changed_files]
+            + [{"path": c.path, "change": c.change, "reason": c.reason} for c in self.skipped],
             "stale_verdicts": [s.to_json() for s in self.stale],
             "drift": [
                 {
@@ -57,7 +58,6 @@ class StatusReport:
                 for d in self.drift
             ],
             "dates_from": self.dates_from,
-            "skipped_files": [{"path": c.path, "reason": c.reason} for c in self.skipped],
         }
 
 

@@ -11,9 +11,10 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
+from caas_tui.limits import MAX_QUERY_CHARS, MCP_OUTPUT_CHARS
 from caas_tui.mcp_server.results import Budgeted
 
-DEFAULT_OUTPUT_CHARS = 12_000
+DEFAULT_OUTPUT_CHARS = MCP_OUTPUT_CHARS
 DEFAULT_SNIPPET_CHARS = 400
 MIN_SNIPPET_CHARS = 40
 B = TypeVar("B", bound=Budgeted)
@@ -26,7 +27,7 @@ class Limits:
     snippet_chars: int = DEFAULT_SNIPPET_CHARS  # per search hit
     docstring_chars: int = 1_500  # per definition
     max_k: int = 50  # search hits per call
-    max_query_chars: int = 1_000
+    max_query_chars: int = MAX_QUERY_CHARS
     max_claim_chars: int = 4_000
     max_depth: int = 3  # related: hops from the symbol
     refresh_interval: float = 2.0  # seconds between freshness checks

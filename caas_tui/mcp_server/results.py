@@ -113,4 +113,6 @@ class ReviewResult(Budgeted):
     rationale: str
     evidence: list[Evidence]
     checks: list[str] = Field(description="facts the reviewer actually checked")
+    coverage: list[str] = Field(default_factory=list, description=(
+        "assertion kinds of the claim as kind:checked or kind:unchecked; any unchecked kind keeps it from consistent"))
     fix: SuggestedFix | None

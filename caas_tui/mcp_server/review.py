@@ -1,8 +1,9 @@
 """``review_claim``: one statement, checked by the deterministic static reviewer.
 
 The text becomes a ``Claim``. With ``doc_path``, a claim of that doc with the same
-text is used as is (its real lines, section and surrounding text); otherwise the
-doc only lends its path, so names the doc imported earlier can still resolve.
+text is used as is (its real lines, section and surrounding text) and reviewed in the
+context of its whole doc, as the app and the CLI review it; otherwise the doc only lends
+its path.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims import claim_id, extract_claims
 from caas_tui.review.claims.mentions import code_block_names, symbols_and_spans
+from caas_tui.review.runner import review_claims
 from caas_tui.review.static import StaticReviewer
 from caas_tui.review.textutil import normalise_ws, read_text
 
@@ -60,8 +62,13 @@ def _claim_in_doc(engine: Engine, doc_path: str, text: str) -> Claim | None:
     return None
 
 
-def review(engine: Engine, claim: Claim) -> Verdict:
-    verdicts = StaticReviewer().review([claim], engine)
+def review(engine: Engine, claim: Claim, located: bool = False) -> Verdict:
+    """A claim located in its doc is reviewed the way the app and the CLI review it (in the
+    context of the whole doc: names earlier code blocks bound); any other text on its own."""
+    if located:
+        verdicts = review_claims(engine, claim.doc_path, [claim.id], StaticReviewer()).verdicts
+    else:
+        verdicts = tuple(StaticReviewer().review([claim], engine))
     if len(verdicts) != 1:
         raise ReviewError(f"the static reviewer returned {len(verdicts)} verdicts for one claim")
     return verdicts[0]

@@ -217,14 +217,14 @@ class Tools:
 
             rel = self._project_file(doc_path) if doc_path else None
             claim, located = review_mod.make_claim(self.engine, text, rel)
-            verdict = review_mod.review(self.engine, claim)
+            verdict = review_mod.review(self.engine, claim, located)
             rationale, cut = clip(verdict.rationale, _RATIONALE_CHARS)
             result = ReviewResult(
                 claim=claim.text, doc_path=rel, symbols=list(claim.symbols), verdict=verdict.verdict,
                 reviewer=verdict.reviewer, rationale=rationale,
                 evidence=[Evidence(path=e.path, start_line=e.start_line, end_line=e.end_line, symbol=e.symbol,
                                    note=e.note) for e in verdict.evidence],
-                checks=list(verdict.checks[:_MAX_CHECKS]),
+                checks=list(verdict.checks[:_MAX_CHECKS]), coverage=list(verdict.coverage),
                 # A fix names doc lines: only meaningful when the claim was found in the doc.
                 fix=SuggestedFix(start_line=verdict.fix.start_line, end_line=verdict.fix.end_line,
                                  replacement=verdict.fix.replacement) if verdict.fix and located else None,

@@ -13,6 +13,7 @@ from caas_tui.errors import CaasError, PathOutsideRoot, ProjectError
 from caas_tui.graph import SymbolGraph
 from caas_tui.index.protocols import Encoder
 from caas_tui.index.store import IndexStore, Notify, Progress, RefreshStats
+from caas_tui.limits import MAX_SPAN_CHARS
 from caas_tui.models import KINDS, Chunk, Hit, Kind
 from caas_tui.retrieve.chain import DEFAULT_DEPTH, MAX_HOPS, Chain, chain
 from caas_tui.retrieve.diversity import drop_twins
@@ -23,8 +24,6 @@ from caas_tui.retrieve.request import SearchRequest, SearchResult, as_kinds, as_
 from caas_tui.retrieve.rerank import Reranker, RerankOutcome, RerankUnavailable, load_reranker
 from caas_tui.retrieve.symbols import SymbolTable
 from caas_tui.sources import Discovery
-
-MAX_SPAN_CHARS = 20_000
 
 
 class Engine:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from caas_tui.errors import CaasError
+from caas_tui.limits import MAX_QUERY_CHARS
 from caas_tui.models import KINDS, MODES, Hit, Kind, Mode
 from caas_tui.retrieve.rerank import RerankOutcome
 
@@ -55,6 +56,8 @@ class SearchRequest:
 
     def __post_init__(self) -> None:
         as_mode(self.mode)
+        if len(self.query) > MAX_QUERY_CHARS:  # one limit for the CLI, the app and MCP
+            raise CaasError(f"query is {len(self.query)} characters, over the {MAX_QUERY_CHARS} limit")
         # Callers hand in lists; the request keeps an immutable, validated tuple.
         object.__setattr__(self, "kinds", as_kinds(self.kinds))
 

@@ -11,10 +11,13 @@ Public API (stable for the TUI, MCP server and CLI)::
     StaticReviewer().review(claims, engine, progress=None) -> list[Verdict]
     make_reviewer(name, cfg) -> (Reviewer, fallback_warning | None)
     review_doc(engine, doc_path, reviewer, progress=None) -> DocReview
+    review_claims(engine, doc_path, claim_ids | None, reviewer, progress=None) -> DocReview  (the one path)
     reviewable_paths(engine) -> list[str]
     VerdictStore.open(cfg) / VerdictStore(path)
     requests_from(store.accepted_fixes()) -> list[FixRequest]
     build_patch(root, requests) -> PatchResult;  apply_fixes(root, requests) -> PatchResult
+    deciding_verdict(verdicts) -> Verdict;  merge_reviews(*doc_reviews) -> (DocReview, every verdict per claim)
+    caas_tui.review.execute: ExecuteReviewer (runs code blocks in a sandbox), outcome_of(verdict)
 
 ``caas_tui.review.claude`` (which imports ``anthropic``) is never imported from here.
 """
@@ -29,11 +32,13 @@ from caas_tui.review.decisions import (
     build_patch,
     requests_from,
 )
-from caas_tui.review.runner import DocReview, review_doc, reviewable_paths
+from caas_tui.review.merge import deciding_verdict, merge_reviews
+from caas_tui.review.runner import DocReview, review_claims, review_doc, reviewable_paths
 from caas_tui.review.select import make_reviewer
 from caas_tui.review.static import StaticReviewer
 
 __all__ = [
     "DocReview", "FixRequest", "PatchResult", "StaticReviewer", "StoredVerdict", "VerdictStore", "apply_fixes",
-    "build_patch", "extract_claims", "make_reviewer", "requests_from", "review_doc", "reviewable_paths",
+    "build_patch", "deciding_verdict", "extract_claims", "make_reviewer", "merge_reviews", "requests_from",
+    "review_claims", "review_doc", "reviewable_paths",
 ]

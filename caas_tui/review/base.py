@@ -20,3 +20,10 @@ class Reviewer(Protocol):
     ) -> list[Verdict]:
         """One verdict per claim, in order. Must not raise for one bad claim: that claim
         gets ``unverified`` with the reason as rationale."""
+
+
+def needs_doc_context(reviewer: Reviewer) -> bool:
+    """Whether the reviewer's verdict on a claim depends on the doc's claims before it
+    (``doc_context``, default True: the static reviewer keeps the names earlier code blocks
+    bound). Such a reviewer is given those claims too; reviewing more is slower, never wrong."""
+    return bool(getattr(reviewer, "doc_context", True))

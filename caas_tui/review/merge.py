@@ -6,6 +6,7 @@ any definite verdict beats ``unverified``; between equals the first reviewer lis
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from caas_tui.models import Verdict
@@ -40,7 +41,7 @@ def merge_reviews(*reviews: DocReview) -> tuple[DocReview, dict[str, tuple[Verdi
             every[c.id] = (*every.get(c.id, ()), v)
     deciding = tuple(deciding_verdict(every[c.id]) for c in first.claims)
     name = "+".join(r.reviewer for r in reviews)
-    return DocReview(first.doc_path, name, first.claims, deciding), every
+    return dataclasses.replace(first, reviewer=name, verdicts=deciding), every
 
 
 def verdict_json(v: Verdict) -> dict[str, object]:

@@ -56,3 +56,8 @@ def read_text(path: Path) -> str:
         return path.read_bytes().decode("utf-8", errors="replace")
     except OSError as exc:
         raise CaasError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 change``, ``2 changes``, ``0 fixes`` (``plural`` when adding an s is wrong)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

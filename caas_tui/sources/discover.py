@@ -174,3 +174,25 @@ def _walk(root: str, index_prefix: str | None, globs: GlobFilter) -> Iterator[st
                 stack.append((rel + "/", levels))
             elif language_of(child.name) is not None and not is_ignored(rel, False, levels):
                 yield rel
+
+
+DOC_LANGUAGES = frozenset({"markdown", "rst"})
+
+
+def left_out_docs(cfg: Config, discovery: Discovery) -> list[str]:
+    """Markdown/reST files under the root that ``discovery`` left out because an ignore
+    rule (``.gitignore``, ``caas.toml`` excludes) matched: a review that silently checks
+    fewer docs than there are should say so. Skipped dirs and the index dir stay out."""
+    root = cfg.root.resolve()
+    index_prefix = _index_prefix(root, cfg)
+    found = {e.path for e in discovery.entries} | {s.path for s in discovery.skipped}
+    out: list[str] = []
+    for directory, dirs, files in os.walk(root):
+        rel_dir = os.path.relpath(directory, root)
+        rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/") + "/"
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and rel_dir + d != index_prefix)
+        for name in files:
+            rel = rel_dir + name
+            if language_of(rel) in DOC_LANGUAGES and rel not in found and not _always_skipped(rel, index_prefix):
+                out.append(rel)
+    return sorted(out)

@@ -21,6 +21,7 @@ class CaasApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "caas-tui"
     COMMANDS = App.COMMANDS | {CaasCommands}
+    COMMAND_PALETTE_BINDING = "ctrl+k"  # ctrl+p picks a doc (the editor habit), see MainScreen
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help"),
         Binding("question_mark", "help", "Help", show=False),

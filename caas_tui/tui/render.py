@@ -8,6 +8,7 @@ reviewer goes into ``rich.text.Text`` (never markup): a ``[b]`` in a doc is text
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -16,6 +17,8 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from caas_tui.models import Claim, Fix, Hit, Verdict
+from caas_tui.review.execute import outcome_of
+from caas_tui.tui.hits_view import KIND_STYLE, why
 from caas_tui.tui.state import ClaimState
 
 # One colour per verdict: a foreground for badges and gutters, a tinted background
@@ -36,7 +39,19 @@ VERDICT_BG: dict[str, str] = {
     "stale": "#33253f",
     "pending": "#2a2a2a",
 }
-DECISION_MARK: dict[str, str] = {"pending": " ", "accepted": "✓", "rejected": "✗", "edited": "✎"}
+# A glyph beside every colour, so a verdict reads in monochrome (NO_COLOR) and in a screenshot.
+VERDICT_GLYPH: dict[str, str] = {
+    "consistent": "✓",
+    "contradicted": "✗",
+    "incomplete": "◐",
+    "unverified": "?",
+    "stale": "⟳",
+    "pending": "·",
+}
+VERDICT_ORDER = ("consistent", "contradicted", "incomplete", "unverified", "stale", "pending")
+# Decisions are letters, not ticks: a tick already means "consistent".
+DECISION_MARK: dict[str, str] = {"pending": " ", "accepted": "A", "rejected": "R", "edited": "E",
+                                 "needs another look": "!"}
 LEXERS: dict[str, str] = {"python": "python", "markdown": "markdown", "rst": "rst", "text": "text"}
 SYNTAX_THEME = "monokai"
 
@@ -52,13 +67,13 @@ def one_line(text: str, width: int) -> str:
 
 
 def badge(label: str) -> Text:
-    return Text(f" {label} ", style=f"bold #000000 on {VERDICT_FG.get(label, '#8a8a8a')}")
+    return Text(f" {VERDICT_GLYPH.get(label, '')} {label} ", style=f"bold #000000 on {VERDICT_FG.get(label, '#8a8a8a')}")
 
 
 # -- claims list -------------------------------------------------------------------
 def claim_prompt(claim: Claim, state: ClaimState) -> Text:
     text = Text()
-    text.append("● ", style=VERDICT_FG[state.label])
+    text.append(VERDICT_GLYPH[state.label] + " ", style=f"bold {VERDICT_FG[state.label]}")
     text.append(DECISION_MARK.get(state.decision, " ") + " ", style="bold")
     text.append(f"L{claim.start_line:<4}", style="dim")
     text.append(one_line(claim.text, 200))
@@ -111,10 +126,12 @@ def render_doc(text: str, marks: Iterable[ClaimMark]) -> list[tuple[Text, Text]]
         pos += len(line) + 1
     body = Text(text)
     gutter_marks: dict[int, tuple[str, bool]] = {}
+    first_lines: set[int] = set()
     for mark in marks:
         start, end = _span_of(mark.claim, lines, offsets, text)
         style = f"bold underline on {VERDICT_BG[mark.label]}" if mark.selected else f"on {VERDICT_BG[mark.label]}"
         body.stylize(style, start, end)
+        first_lines.add(mark.claim.start_line)
         for line_no in range(mark.claim.start_line, mark.claim.end_line + 1):
             if line_no not in gutter_marks or mark.selected:
                 gutter_marks[line_no] = (mark.label, mark.selected)
@@ -124,43 +141,19 @@ def render_doc(text: str, marks: Iterable[ClaimMark]) -> list[tuple[Text, Text]]
         gm = gutter_marks.get(number)
         gutter = Text(no_wrap=True)
         if gm is None:
-            gutter.append(f"{number:>{width}}  ", style="dim")
+            gutter.append(f"{number:>{width}}   ", style="dim")
         else:
             label, selected = gm
             gutter.append(f"{number:>{width}}", style="bold reverse" if selected else "dim")
-            gutter.append("▌ " if selected else "│ ", style=VERDICT_FG[label])
+            # The glyph on a claim's first line; a bar below it shows how far the claim runs.
+            gutter.append("▌" if selected else "│", style=VERDICT_FG[label])
+            gutter.append(VERDICT_GLYPH[label] if number in first_lines else " ", style=f"bold {VERDICT_FG[label]}")
+            gutter.append(" ")
         rows.append((gutter, row))
     return rows
 
 
 # -- evidence pane -----------------------------------------------------------------
-def short_path(path: str, width: int) -> str:
-    """``…/tail/of/path`` when ``path`` is longer than ``width`` (the file name matters most)."""
-    return path if len(path) <= width else "…" + path[-(width - 1):]
-
-
-def hit_cells(hit: Hit) -> tuple[Text, ...]:
-    """Cells in column order: the ranks first, so they stay visible in a narrow pane."""
-    c = hit.chunk
-    rank = lambda r: Text("-" if r is None else str(r), justify="right")
-    symbol = Text(c.symbol or "-")
-    # A hit the engine pinned (exact symbol) or added (graph neighbour) is marked, so a
-    # rank that disagrees with its score is explained; the preview header says why.
-    mark = "" if not hit.via else ("^" if hit.via == "exact symbol" else "+")
-    return (
-        Text(f"{mark}{hit.rank}", justify="right"),
-        Text(c.kind, style=_KIND_STYLE.get(c.kind, "")),
-        rank(hit.bm25_rank),
-        rank(hit.dense_rank),
-        Text(f"{hit.score:.4f}", justify="right"),
-        Text(short_path(f"{c.path}:{c.start_line}-{c.end_line}", 34)),
-        symbol,
-    )
-
-
-_KIND_STYLE = {"code": "#87d7ff", "test": "#d7af5f", "doc": "#afd787", "upstream": "#d787d7", "api": "#87d7d7"}
-
-
 def code_view(text: str, language: str, start_line: int, background: str = "default") -> Syntax:
     """Syntax-highlighted source with real file line numbers."""
     return Syntax(
@@ -178,12 +171,12 @@ def code_view(text: str, language: str, start_line: int, background: str = "defa
 def hit_header(hit: Hit) -> Text:
     c = hit.chunk
     head = Text()
-    head.append(f"{c.kind} ", style=_KIND_STYLE.get(c.kind, "bold"))
+    head.append(f"{c.kind} ", style=KIND_STYLE.get(c.kind, "bold"))
     head.append(f"{c.path}:{c.start_line}-{c.end_line}", style="bold")
     if c.symbol:
         head.append(f"  {c.symbol}", style="italic")
     if hit.via:
-        head.append(f"  ({hit.via})", style="dim")
+        head.append(f"  ({why(hit)})", style="dim")
     return head
 
 
@@ -223,6 +216,8 @@ def verdict_view(
     head.append(f"   decision: {state.decision}", style="bold" if state.decision != "pending" else "dim")
     head.append(f"   {claim.doc_path}:{claim.start_line}-{claim.end_line}", style="dim")
     parts.append(head)
+    if verdict is not None and state.decided is not None:
+        parts.append(decided_line(state))
     if verdict is None:
         parts.append(Text("Not reviewed yet: c reviews this claim, C the whole doc, ctrl+r with Claude.", style="dim"))
         return Group(*parts)
@@ -250,12 +245,31 @@ def verdict_view(
             if span.note:
                 ev.append(f"  {span.note}", style="dim")
         parts.append(ev)
-    if verdict.checks:
+    ran = execution_view(verdict)  # an execute verdict's checks are its run, shown as such
+    if ran is not None:
+        parts.append(ran)
+    elif verdict.checks:
         checks = Text("Checked:", style="bold dim")
         for check in verdict.checks:
             checks.append(f"\n  · {check}", style="dim")
         parts.append(checks)
+    unchecked = [c.split(":", 1)[0] for c in verdict.coverage if c.endswith(":unchecked")]
+    if unchecked:
+        parts.append(Text("Not checked: " + ", ".join(unchecked), style="bold dim"))
     return Group(*parts)
+
+
+def decided_line(state: ClaimState) -> Text:
+    """``decided: accepted (contradicted, 2026-12-01) · newest: consistent``: which verdict is which."""
+    decided = state.decided
+    assert decided is not None and state.verdict is not None
+    when = time.strftime("%Y-%m-%d", time.localtime(state.decided_at)) if state.decided_at else "earlier"
+    newest = state.original if state.stale and state.original is not None else state.verdict
+    was = "needs another look, was decided" if state.decision == "needs another look" else state.decision
+    line = Text(f"decided: {was} ({decided.verdict}, {when}) · newest: {newest.verdict}", style="bold")
+    if decided.verdict == newest.verdict and decided.fix != newest.fix:
+        line.append(" with another fix", style="bold")
+    return line
 
 
 def diff_view(patch: str, background: str = "default") -> RenderableType:
@@ -265,11 +279,43 @@ def diff_view(patch: str, background: str = "default") -> RenderableType:
 
 
 def tally_text(counts: Mapping[str, int], *, compact: bool = False) -> Text:
-    """``● 3 consistent ● 1 contradicted ...`` for the status line (``● 3 ● 1`` when compact)."""
+    """``✓ 3 consistent  ✗ 1 contradicted ...`` for the status line (``✓3 ✗1`` when compact)."""
     out = Text()
-    for label in ("consistent", "contradicted", "incomplete", "unverified", "stale", "pending"):
+    for label in VERDICT_ORDER:
         n = counts.get(label, 0)
         if n:
-            out.append("● ", style=VERDICT_FG[label])
-            out.append(f"{n} " if compact else f"{n} {label}  ")
+            glyph = VERDICT_GLYPH[label]
+            out.append(f"{glyph}{n} " if compact else f"{glyph} {n} {label}  ", style=VERDICT_FG[label])
     return out
+
+
+_OUTPUT_LINES = 12
+
+
+def execution_view(verdict: Verdict) -> RenderableType | None:
+    """How a block ran (``execute`` verdicts): status, the exception, the project frames (the
+    evidence spans above open them) and the captured output, truncated with a note."""
+    run = outcome_of(verdict)
+    if run is None:
+        return None
+    parts: list[RenderableType] = []
+    head = Text("Ran: ", style="bold")
+    head.append(run.status, style=VERDICT_FG["contradicted"] if run.status == "exception" else "")
+    if run.exception:
+        head.append(f"  {run.exception}", style="bold")
+    parts.append(head)
+    if run.frames:
+        frames = Text("Traceback in the project (outermost first):", style="bold dim")
+        for frame in run.frames:
+            frames.append(f"\n  {frame}", style="#87d7ff")
+        parts.append(frames)
+    if run.output:
+        lines = run.output.rstrip("\n").split("\n")
+        shown = "\n".join(lines[:_OUTPUT_LINES])
+        left = run.truncated + len(run.output.rstrip("\n")) - len(shown)
+        parts.append(Text("Output:", style="bold dim"))
+        parts.append(Text(shown))
+        if left > 0:
+            parts.append(Text(f"… output truncated: {left} more characters not shown", style="dim"))
+    return Group(*parts)
+

@@ -26,15 +26,14 @@ from caas_tui.config import Config
 from caas_tui.errors import CaasError
 from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
-from caas_tui.review.base import ReviewProgress
+from caas_tui.review.base import Reviewer, ReviewProgress
 from caas_tui.review.claims import extract_claims
 from caas_tui.review.decisions import StoredVerdict, VerdictStore, apply_fixes, build_patch, requests_from
 from caas_tui.review.decisions import update_staleness as update_freshness
+from caas_tui.review.runner import review_claims
 from caas_tui.review.static import StaticReviewer
 from caas_tui.review.textutil import read_text, span_sha256, split_lines
 from caas_tui.tui.state import ClaimState
-
-STATIC_BATCH = 8  # claims per static review call: cancel is checked between batches
 
 
 def to_state(sv: StoredVerdict) -> ClaimState:
@@ -46,6 +45,8 @@ def to_state(sv: StoredVerdict) -> ClaimState:
         stale=stale,
         original=sv.original,
         proposed_fix=sv.proposed_fix,
+        decided=sv.decided if sv.decided_differs else None,
+        decided_at=sv.decided_at,
     )
 
 
@@ -131,35 +132,36 @@ class ReviewPort:
         on_usage: Callable[[Any], None],
         cancel: threading.Event,
     ) -> list[Verdict]:
-        """Verdicts for the claims reviewed before ``cancel`` was set, stamped with doc hashes."""
+        """Verdicts for the claims reviewed before ``cancel`` was set, stamped with doc hashes.
+
+        Every claim goes through ``review_claims``, the path the CLI and MCP take too, so it
+        is judged in the context of its whole doc (names earlier blocks bound), one doc at a
+        time: cancel is checked between docs (a static review of a doc takes well under a second).
+        """
+        judge: Reviewer
+        cancelled: str | None = None  # the rationale of a claim the cancel stopped (Claude)
         if reviewer == "claude":
             from caas_tui.review.claude import CANCELLED, ClaudeReviewer
 
-            claude = ClaudeReviewer.from_env(self.cfg, on_usage=on_usage)
-            verdicts = claude.review(claims, self.engine, progress=progress, cancel=cancel)
-            # A claim the cancel stopped has no real verdict: keep whatever it had before.
-            pairs = [(c, v) for c, v in zip(claims, verdicts, strict=False) if v.rationale != CANCELLED]
+            judge, cancelled = _Cancellable(ClaudeReviewer.from_env(self.cfg, on_usage=on_usage), cancel), CANCELLED
         else:
-            static = StaticReviewer()
-            pairs = []
-            for start in range(0, len(claims), STATIC_BATCH):
-                if cancel.is_set():
-                    break
-                batch = list(claims[start : start + STATIC_BATCH])
-                done = len(pairs)
+            judge = StaticReviewer()
+        by_doc: dict[str, list[Claim]] = {}
+        for claim in claims:
+            by_doc.setdefault(claim.doc_path, []).append(claim)
+        out: dict[str, Verdict] = {}
+        for doc_path, doc_claims in by_doc.items():
+            if cancel.is_set():
+                break
+            done = len(out)
 
-                def step(i: int, _total: int, message: str, done: int = done) -> None:
-                    progress(done + i, len(claims), message)
+            def step(i: int, _total: int, message: str, done: int = done) -> None:
+                progress(done + i, len(claims), message)
 
-                pairs += list(zip(batch, static.review(batch, self.engine, progress=step), strict=False))
-        lines_by_doc: dict[str, list[str]] = {}
-        out: list[Verdict] = []
-        for claim, verdict in pairs:
-            lines = lines_by_doc.get(claim.doc_path)
-            if lines is None:
-                lines = lines_by_doc[claim.doc_path] = self.doc_lines(claim.doc_path)
-            out.append(dataclasses.replace(verdict, doc_sha256=span_sha256(lines, claim.start_line, claim.end_line)))
-        return out
+            result = review_claims(self.engine, doc_path, [c.id for c in doc_claims], judge, progress=step)
+            # A claim the cancel stopped has no real verdict: keep whatever it had before.
+            out.update((v.claim_id, v) for v in result.verdicts if v.rationale != cancelled)
+        return [out[c.id] for c in claims if c.id in out]
 
     # -- the store (store thread) -----------------------------------------------------
     def record(
@@ -221,7 +223,14 @@ class ReviewPort:
     def patch(self) -> tuple[str, list[str]]:
         """The unified diff of every accepted or edited fix, and why any fix was left out."""
         result = build_patch(self.engine.root, requests_from(self.store.accepted_fixes()))
-        return result.diff, result.messages
+        return result.diff, result.messages + self.without_fix()
+
+    def without_fix(self) -> list[str]:
+        """Every accepted verdict the patch cannot carry, so none is silently missing from it."""
+        return [
+            f"{sv.claim.doc_path}:{sv.claim.start_line}: accepted ({sv.verdict.verdict}): no fix to export"
+            for sv in self.store.all() if sv.decision == "accepted" and sv.effective_fix is None
+        ]
 
     def apply(self) -> tuple[list[str], list[str]]:
         """Write the fixes into the docs; returns (files written, refusals)."""
@@ -253,3 +262,16 @@ def carry_over(claims: Sequence[Claim], orphans: Sequence[StoredVerdict]) -> dic
             out[claim_id] = sv
             used.add(sv.claim.id)
     return out
+
+
+class _Cancellable:
+    """Claude through the ``Reviewer`` protocol, with the app's cancel event passed along."""
+
+    doc_context = False
+
+    def __init__(self, claude: Any, cancel: threading.Event) -> None:
+        self.claude, self.cancel, self.name = claude, cancel, claude.name
+
+    def review(self, claims: Sequence[Claim], engine: Engine, *, progress: ReviewProgress | None = None) -> list[Verdict]:
+        verdicts: list[Verdict] = self.claude.review(claims, engine, progress=progress, cancel=self.cancel)
+        return verdicts

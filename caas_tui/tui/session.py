@@ -152,7 +152,7 @@ class Session:
 
     # -- export ---------------------------------------------------------------------
     def write_patch(self, patch: str, path: str) -> str:
-        """Write ``patch`` to ``path`` (relative to the root unless absolute); returns how to show it."""
+        """Write ``patch`` to ``path`` (relative to the root unless absolute); returns its full path."""
         target = Path(path).expanduser()
         if not target.is_absolute():
             target = self.root / target
@@ -161,5 +161,4 @@ class Session:
             target.write_text(patch, encoding="utf-8", newline="\n")
         except OSError as exc:
             raise CaasError(f"{path}: cannot write the patch ({exc.strerror or exc})") from exc
-        resolved = target.resolve()
-        return str(resolved.relative_to(self.root)) if resolved.is_relative_to(self.root) else str(resolved)
+        return str(target.resolve())  # the full path: the writer must be able to find it

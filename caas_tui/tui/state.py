@@ -18,11 +18,13 @@ class ClaimState:
     """What the writer sees for one claim: latest verdict, their decision, staleness."""
 
     verdict: Verdict | None
-    decision: str = "pending"  # pending | accepted | rejected | edited
+    decision: str = "pending"  # pending | accepted | rejected | edited | needs another look
     replacement: str | None = None  # the writer's edited fix text, if they edited it
     stale: bool = False
     original: Verdict | None = None  # the verdict as judged, once it went stale
     proposed_fix: Fix | None = None  # the reviewer's fix (kept through staleness)
+    decided: Verdict | None = None  # the verdict the decision was made on, when a later review changed it
+    decided_at: float | None = None
 
     @property
     def label(self) -> str:

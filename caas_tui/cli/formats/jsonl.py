@@ -2,6 +2,8 @@
 
 A suppressed claim carries ``"suppressed": {"by": "inline" | "baseline", "reason": ...}``;
 the key is absent on claims that count, so the shape of unsuppressed claims is unchanged.
+A claim asserting more than names carries ``"coverage": ["names:checked", "returns:unchecked"]``
+(each assertion kind and whether it was checked; an unchecked one keeps it from ``consistent``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ def claim_json(outcome: Outcome) -> dict[str, Any]:
         "evidence": [e.to_json() for e in verdict.evidence],
         "fix": verdict.fix.to_json() if verdict.fix else None,
     }
+    if any(c != "names:checked" for c in verdict.coverage):
+        out["coverage"] = list(verdict.coverage)
     if outcome.suppressed is not None:
         out["suppressed"] = {"by": outcome.suppressed_by, "reason": outcome.suppressed}
     return out

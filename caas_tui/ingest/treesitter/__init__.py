@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 
+import tree_sitter
+
 from caas_tui.ingest.ids import Piece, span_text, split_lines, trim, windows
 from caas_tui.ingest.python import API_KINDS, SYNTAX_OVERLAP, SYNTAX_WINDOW
 from caas_tui.ingest.treesitter import grammars
@@ -35,17 +37,28 @@ def analyse(src: SourceFile) -> tuple[Outline, FileUses] | None:
     return _parse(src, with_uses=True)
 
 
+# The last file parsed: indexing chunks a file, then reads its graph facts from the same
+# ``SourceFile``, so the second reader reuses the tree and outline instead of parsing again.
+_last: list[tuple[SourceFile, tree_sitter.Tree, tree_sitter.Language, Outline]] = []
+
+
 def _parse(src: SourceFile, *, with_uses: bool) -> tuple[Outline, FileUses] | None:
     spec = SPECS.get(src.language)
     if spec is None:
         return None
-    parser = grammars.parser(grammars.grammar_for(src.language, src.path))
-    if parser is None:
-        return None
     try:
-        tree = parser.parse(src.text.encode("utf-8", "surrogatepass"))
-        found = Extractor(spec, src.language, src.path).outline(tree.root_node)
-        return found, collect(tree.root_node) if with_uses else FileUses()
+        entry = _last[0] if _last else None  # read once: another thread may replace it
+        if entry is not None and entry[0] is src:
+            _src, tree, language, found = entry
+        else:
+            parser = grammars.parser(grammars.grammar_for(src.language, src.path))
+            if parser is None or parser.language is None:
+                return None
+            tree = parser.parse(src.text.encode("utf-8", "surrogatepass"))
+            language = parser.language
+            found = Extractor(spec, src.language, src.path).outline(tree.root_node)
+            _last[:] = [(src, tree, language, found)]
+        return found, collect(tree.root_node, language) if with_uses else FileUses()
     except (RecursionError, ValueError, TypeError, AttributeError, IndexError, KeyError) as exc:
         # A construct the tables did not foresee costs this file its symbols, not the index.
         log.warning("%s: %s extraction failed (%s); indexed as text windows", src.path, src.language, exc)

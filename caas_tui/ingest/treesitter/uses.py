@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tree_sitter import Node
+from tree_sitter import Language, Node, Query, QueryCursor, QueryError
 
 _CALLS = frozenset({"call_expression", "method_invocation", "invocation_expression"})
 _NEWS = frozenset({"new_expression", "object_creation_expression"})
@@ -44,6 +44,14 @@ _MEMBER_FIELDS: dict[str, tuple[str, str]] = {
 _DECLARATORS = frozenset({"variable_declarator", "let_declaration", "var_spec", "property_declaration"})
 _ASSIGN = frozenset({"assignment_expression"})
 _INFERRED = frozenset({"var", "val", "let", "dynamic", "auto", "object", "any", "unknown"})  # ``var x = ...``: no type written
+# Built-in value types: never a project class, so not worth a resolution attempt.
+_PRIMITIVE = frozenset({
+    "int", "long", "short", "byte", "char", "boolean", "float", "double", "void", "bool", "string", "String",
+    "number", "bigint", "symbol", "never", "undefined", "null", "Int", "Long", "Boolean", "Double", "Float", "Unit",
+    "decimal", "uint", "ulong", "ushort", "sbyte", "error", "rune", "int8", "int16", "int32", "int64", "uint8",
+    "uint16", "uint32", "uint64", "float32", "float64", "usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8",
+    "i16", "i32", "i64", "i128", "f32", "f64", "str", "Integer", "Object",
+})
 _ARRAY = re.compile(r"\[\s*\]$")
 
 
@@ -144,14 +152,19 @@ def type_value(type_text: str | None) -> str | None:
     """
     if not type_text:
         return None
-    t = type_text.strip().lstrip(":").strip()
+    t = type_text.strip()
+    if t.isidentifier():  # the common case, without the regexes below
+        if t in _INFERRED or t in _PRIMITIVE:
+            return None
+        return "cls()" if t == "Self" else f"{t}()"
+    t = t.lstrip(":").strip()
     if not t or t.startswith(("(", "[", "{", "fn", "func")) or _ARRAY.search(t) or "=>" in t or "|" in t:
         return None
     t = re.sub(r"<.*>", "", t, flags=re.S).strip().rstrip("?!").lstrip("*&").replace("mut ", "").strip()
     t = t.replace("::", ".")
     if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", t):
         return None
-    if t in _INFERRED:
+    if t in _INFERRED or t in _PRIMITIVE:
         return None
     if t == "Self":
         t = "cls"
@@ -172,13 +185,24 @@ def value_of(node: Node | None) -> str | None:
     return None
 
 
-def collect(root: Node) -> FileUses:
-    """Every call and typed name under ``root``, in source order."""
+def collect(root: Node, language: Language | None = None) -> FileUses:
+    """Every call and typed name under ``root``, in source order.
+
+    With the grammar's ``language`` the interesting nodes are found by a tree-sitter
+    query (in C, several times faster than visiting every node from Python).
+    """
+    nodes = _matches(root, language) if language is not None else None
+    if nodes is None:
+        nodes = []
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.type in _INTERESTING:
+                nodes.append(node)
+            stack.extend(node.named_children)
     uses: list[Use] = []
     bindings: list[Binding] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
+    for node in nodes:
         t = node.type
         if t in _CALLS:
             expr = callee(node)
@@ -188,8 +212,6 @@ def collect(root: Node) -> FileUses:
             expr = dotted(node.child_by_field_name("constructor") or node.child_by_field_name("type"))
             if expr and "?" not in expr:
                 uses.append(Use(expr, _line(node), True))
-        elif t in _DECLARATORS or t == "local_variable_declaration" or t == "variable_declaration":
-            bindings.extend(_bindings(node))
         elif t == "short_var_declaration":
             bindings.extend(_pairs(node.child_by_field_name("left"), node.child_by_field_name("right"), node))
         elif t in _ASSIGN:
@@ -198,10 +220,32 @@ def collect(root: Node) -> FileUses:
             value = value_of(node.child_by_field_name("right"))
             if target and value and target.startswith("self.") and target.count(".") == 1:
                 bindings.append(Binding(target, value, _line(node), False))
-        stack.extend(reversed(node.named_children))
+        else:
+            bindings.extend(_bindings(node))
     uses.sort(key=lambda u: u.line)
     bindings.sort(key=lambda b: b.line)
     return FileUses(tuple(uses), tuple(bindings))
+
+
+_INTERESTING = _CALLS | _NEWS | _DECLARATORS | _ASSIGN | {
+    "local_variable_declaration", "variable_declaration", "short_var_declaration",
+}
+_QUERIES: dict[int, Query | None] = {}
+
+
+def _matches(root: Node, language: Language) -> list[Node] | None:
+    """The interesting nodes under ``root`` by one query per grammar (None: no query possible)."""
+    key = id(language)
+    if key not in _QUERIES:
+        kinds = sorted(k for k in _INTERESTING if language.id_for_node_kind(k, True))
+        try:
+            _QUERIES[key] = Query(language, "[" + " ".join(f"({k})" for k in kinds) + "] @n") if kinds else None
+        except (QueryError, ValueError):
+            _QUERIES[key] = None  # a grammar whose node names the query cannot use: walk instead
+    query = _QUERIES[key]
+    if query is None:
+        return None
+    return QueryCursor(query).captures(root).get("n", [])
 
 
 def _bindings(node: Node) -> list[Binding]:

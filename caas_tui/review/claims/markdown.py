@@ -72,7 +72,7 @@ def _dedent(lines: list[str], amount: int) -> list[str]:
 
 def markdown_blocks(text: str) -> list[Block]:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    scan = scan_markdown(lines)
+    scan = scan_markdown(lines, unclosed="blank")  # the prose after a forgotten fence is still reviewed
     kinds, headings, fences = scan.kinds, scan.heading_at(), scan.fence_at()
 
     def plain(j: int) -> bool:  # a line the scanner left to this parser

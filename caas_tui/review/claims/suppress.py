@@ -38,6 +38,12 @@ def _docstring_lines(text: str) -> set[int]:
     return lines
 
 
+def _is_marker(text: str) -> bool:
+    stripped = text.strip()
+    return any(p.fullmatch(stripped) for p in (_MARKDOWN, _RST)) or bool(
+        _DOCSTRING.match(stripped) and stripped.lower().startswith("caas:"))
+
+
 def markers(path: str, text: str) -> list[tuple[int, str]]:
     """``(line, reason)`` for every ``caas: ignore`` marker of the file, in line order."""
     language = doc_language(path)
@@ -57,7 +63,8 @@ def markers(path: str, text: str) -> list[tuple[int, str]]:
 
 def suppressions(path: str, text: str, claims: Sequence[Claim]) -> dict[str, str]:
     """Claim id -> why it is suppressed, for the claims the file's markers silence."""
-    ordered = sorted(claims, key=lambda c: (c.start_line, c.end_line))
+    # A marker trailing a sentence can come out as a "claim" of its own: it is the marker, not its target.
+    ordered = sorted((c for c in claims if not _is_marker(c.text)), key=lambda c: (c.start_line, c.end_line))
     out: dict[str, str] = {}
     for line, reason in markers(path, text):
         target = next((c for c in ordered if c.start_line <= line <= c.end_line), None)

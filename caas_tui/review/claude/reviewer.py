@@ -70,6 +70,7 @@ class ClaudeReviewer:
     """Reviews claims with Claude; satisfies :class:`caas_tui.review.base.Reviewer`."""
 
     name = "claude"
+    doc_context = False  # each claim carries its own surrounding text: no earlier claims needed
 
     def __init__(
         self,

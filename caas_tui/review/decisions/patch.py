@@ -15,6 +15,7 @@ import difflib
 import functools
 import os
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -273,3 +274,10 @@ def _atomic_write(path: Path, data: bytes, *, default_mode: int | None = None) -
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def default_patch_path(caas_dir: Path) -> Path:
+    """Where an export goes unless told: ``<caas_dir>/exports/caas-fixes-<timestamp>.patch``,
+    never over an earlier export and never loose in the project root."""
+    return caas_dir / "exports" / f"caas-fixes-{time.strftime('%Y%m%d-%H%M%S')}.patch"
+

@@ -2,8 +2,11 @@
 
 WAL with ``synchronous=FULL`` and one transaction per call, so every decision is on
 disk when ``decide`` returns (a crash loses nothing). Re-running a review upserts by
-(doc path, claim id, reviewer) and keeps a decision while the proposed fix is
-unchanged. Every decision change is journalled in ``history`` for undo. A claim that
+(doc path, claim id, reviewer) and never overwrites a decided verdict unmarked: the
+verdict a decision was made on is kept in ``decided`` beside the newest one; a newer
+verdict with another label sets the decision to "needs another look", a new proposed fix
+(same label) sets it back to pending, and only an unchanged verdict keeps it (README,
+"Decisions and export"). Every decision change is journalled in ``history`` for undo. A claim that
 moved in its doc takes its verdicts (and their fixes) along (``relocate``); verdicts a
 review of the claim now on their lines replaced are archived in ``retired``
 (``retire``). Which verdicts went stale is decided by ``staleness``, beside this
@@ -22,18 +25,22 @@ from pathlib import Path
 
 from caas_tui.config import Config
 from caas_tui.errors import CaasError, IndexStoreError
-from caas_tui.models import DECISIONS, Claim, Verdict
+from caas_tui.models import DECISIONS, NEEDS_LOOK, Claim, Verdict
 from caas_tui.review.decisions.codec import (
     StoredVerdict,
+    checks_json,
     evidence_json,
     fix_json,
+    is_noop_edit,
     row_to_stored,
+    rows_to_stored,
+    verdict_from,
     verdict_json,
 )
 from caas_tui.review.decisions.relocate import shift_fix_json, shift_original
 
 STORE_FILE = "verdicts.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # v2: ``decided`` (the verdict a decision was made on), ``history.old_decided``
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS verdicts (
@@ -43,14 +50,15 @@ CREATE TABLE IF NOT EXISTS verdicts (
     verdict TEXT NOT NULL, model TEXT, rationale TEXT, evidence TEXT, fix TEXT, checks TEXT, doc_sha256 TEXT,
     original TEXT,
     decision TEXT NOT NULL DEFAULT 'pending', edited_fix TEXT,
-    created_at REAL NOT NULL, updated_at REAL NOT NULL, decided_at REAL, applied_at REAL,
+    created_at REAL NOT NULL, updated_at REAL NOT NULL, decided_at REAL, applied_at REAL, decided TEXT,
     PRIMARY KEY (doc_path, claim_id, reviewer)
 );
 CREATE TABLE IF NOT EXISTS history (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     doc_path TEXT NOT NULL, claim_id TEXT NOT NULL, reviewer TEXT NOT NULL,
     old_decision TEXT NOT NULL, old_edited_fix TEXT, old_decided_at REAL,
-    new_decision TEXT NOT NULL, new_edited_fix TEXT, at REAL NOT NULL, undone INTEGER NOT NULL DEFAULT 0
+    new_decision TEXT NOT NULL, new_edited_fix TEXT, at REAL NOT NULL, undone INTEGER NOT NULL DEFAULT 0,
+    old_decided TEXT
 );
 CREATE INDEX IF NOT EXISTS verdicts_doc ON verdicts(doc_path, start_line);
 CREATE TABLE IF NOT EXISTS retired (
@@ -76,16 +84,31 @@ class VerdictStore:
                 for stmt in _SCHEMA.strip().split(";"):
                     if stmt.strip():
                         self._db.execute(stmt)
-                columns = {r["name"] for r in self._db.execute("PRAGMA table_info(verdicts)")}
-                if "applied_at" not in columns:  # stores made before fixes were tracked as applied
-                    self._db.execute("ALTER TABLE verdicts ADD COLUMN applied_at REAL")
                 row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-                if row is None:
-                    self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-                elif int(row["value"]) != SCHEMA_VERSION:
+                if row is not None and int(row["value"]) > SCHEMA_VERSION:
                     raise IndexStoreError(f"{path}: verdict store schema v{row['value']}, expected v{SCHEMA_VERSION}")
+                self._migrate()
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         except sqlite3.DatabaseError as exc:
             raise IndexStoreError(f"{path}: cannot open the verdict store ({exc})") from exc
+
+    def _migrate(self) -> None:
+        """Bring a store made by an older version up to this schema, keeping every row."""
+        columns = {r["name"] for r in self._db.execute("PRAGMA table_info(verdicts)")}
+        if "applied_at" not in columns:  # stores made before fixes were tracked as applied
+            self._db.execute("ALTER TABLE verdicts ADD COLUMN applied_at REAL")
+        if "decided" not in columns:
+            # v1 kept no decided verdict: a decision was made on the verdict stored now (its
+            # original, if it went stale since).
+            self._db.execute("ALTER TABLE verdicts ADD COLUMN decided TEXT")
+            for row in self._db.execute("SELECT * FROM verdicts WHERE decision != 'pending'").fetchall():
+                judged = row["original"] if row["verdict"] == "stale" and row["original"] else None
+                self._db.execute(
+                    "UPDATE verdicts SET decided=? WHERE doc_path=? AND claim_id=? AND reviewer=?",
+                    (judged or verdict_json(row_to_stored(row).verdict), row["doc_path"], row["claim_id"], row["reviewer"]),
+                )
+        if "old_decided" not in {r["name"] for r in self._db.execute("PRAGMA table_info(history)")}:
+            self._db.execute("ALTER TABLE history ADD COLUMN old_decided TEXT")
 
     @classmethod
     def open(cls, cfg: Config) -> VerdictStore:
@@ -158,30 +181,34 @@ class VerdictStore:
         key = (claim.doc_path, claim.id, verdict.reviewer)
         old = db.execute("SELECT * FROM verdicts WHERE doc_path=? AND claim_id=? AND reviewer=?", key).fetchone()
         new_fix = fix_json(verdict.fix)
-        decision, edited, decided_at, created, applied = "pending", None, None, now, None
+        decision, edited, decided_at, created, applied, decided = "pending", None, None, now, None, None
         if old is not None:
             created = old["created_at"]
-            old_fix = old["fix"]
-            if old["verdict"] == "stale" and old["original"]:
-                original_fix = json.loads(old["original"]).get("fix")
-                old_fix = json.dumps(original_fix, sort_keys=True) if original_fix else None
-            if old_fix == new_fix:
-                decision, edited, decided_at = old["decision"], old["edited_fix"], old["decided_at"]
-                applied = old["applied_at"]
-            elif old["decision"] != "pending":
-                # The proposal changed under the decision: the old decision can't be undone onto it.
+            decision, edited, decided_at = old["decision"], old["edited_fix"], old["decided_at"]
+            applied, decided = old["applied_at"], old["decided"]
+            basis = verdict_from(decided) if decided else None
+            if basis is None:
+                stored = row_to_stored(old)
+                basis = stored.original if stored.original is not None else stored.verdict
+            if decision != "pending" and (basis.verdict != verdict.verdict or fix_json(basis.fix) != new_fix):
+                # The verdict changed under the decision: the old decision can't be undone onto it.
                 db.execute("UPDATE history SET undone=1 WHERE doc_path=? AND claim_id=? AND reviewer=?", key)
+                applied = None
+                # Another label asks for a look; a new proposal (same label) is a new question.
+                decision = NEEDS_LOOK if basis.verdict != verdict.verdict else "pending"
+                if decision == "pending":
+                    edited = None
         db.execute(
             "INSERT OR REPLACE INTO verdicts (doc_path, claim_id, reviewer, start_line, end_line, text, kind,"
             " symbols, code_spans, section, context, verdict, model, rationale, evidence, fix, checks, doc_sha256,"
-            " original, decision, edited_fix, created_at, updated_at, decided_at, applied_at)"
-            " VALUES (?,?,?, ?,?,?,?, ?,?,?,?, ?,?,?,?,?,?,?, ?, ?,?, ?,?,?,?)",
+            " original, decision, edited_fix, created_at, updated_at, decided_at, applied_at, decided)"
+            " VALUES (?,?,?, ?,?,?,?, ?,?,?,?, ?,?,?,?,?,?,?, ?, ?,?, ?,?,?,?,?)",
             (
                 *key, claim.start_line, claim.end_line, claim.text, claim.kind,
                 json.dumps(list(claim.symbols)), json.dumps(list(claim.code_spans)), claim.section, claim.context,
                 verdict.verdict, verdict.model, verdict.rationale, evidence_json(verdict.evidence), new_fix,
-                json.dumps(list(verdict.checks)), verdict.doc_sha256, None, decision, edited, created, now, decided_at,
-                applied,
+                checks_json(verdict), verdict.doc_sha256, None, decision, edited, created, now, decided_at,
+                applied, decided,
             ),
         )
 
@@ -198,15 +225,21 @@ class VerdictStore:
             row = self._row(doc_path, claim_id, reviewer)
             if row is None:
                 raise CaasError(f"{doc_path}: no verdict for claim {claim_id} by {reviewer}")
+            current = row_to_stored(row)
+            if decision == "edited" and is_noop_edit(current, edited_fix):
+                return current  # the proposed fix, unchanged: no decision was made
             new_edit = edited_fix if decision == "edited" else None
+            basis = verdict_json(current.original if current.original is not None else current.verdict)
             db.execute(
-                "UPDATE verdicts SET decision=?, edited_fix=?, decided_at=? WHERE doc_path=? AND claim_id=? AND reviewer=?",
-                (decision, new_edit, now, doc_path, claim_id, reviewer),
+                "UPDATE verdicts SET decision=?, edited_fix=?, decided_at=?, decided=? "
+                "WHERE doc_path=? AND claim_id=? AND reviewer=?",
+                (decision, new_edit, now, None if decision == "pending" else basis, doc_path, claim_id, reviewer),
             )
             db.execute(
                 "INSERT INTO history (doc_path, claim_id, reviewer, old_decision, old_edited_fix, old_decided_at,"
-                " new_decision, new_edited_fix, at) VALUES (?,?,?,?,?,?,?,?,?)",
-                (doc_path, claim_id, reviewer, row["decision"], row["edited_fix"], row["decided_at"], decision, new_edit, now),
+                " new_decision, new_edited_fix, at, old_decided) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (doc_path, claim_id, reviewer, row["decision"], row["edited_fix"], row["decided_at"], decision, new_edit,
+                 now, row["decided"]),
             )
         got = self.get(doc_path, claim_id, reviewer)
         assert got is not None
@@ -220,8 +253,9 @@ class VerdictStore:
                 return None
             key = (last["doc_path"], last["claim_id"], last["reviewer"])
             db.execute(
-                "UPDATE verdicts SET decision=?, edited_fix=?, decided_at=? WHERE doc_path=? AND claim_id=? AND reviewer=?",
-                (last["old_decision"], last["old_edited_fix"], last["old_decided_at"], *key),
+                "UPDATE verdicts SET decision=?, edited_fix=?, decided_at=?, decided=? "
+                "WHERE doc_path=? AND claim_id=? AND reviewer=?",
+                (last["old_decision"], last["old_edited_fix"], last["old_decided_at"], last["old_decided"], *key),
             )
             db.execute("UPDATE history SET undone=1 WHERE id=?", (last["id"],))
         return self.get(*key)
@@ -325,7 +359,7 @@ class VerdictStore:
             args = (doc_path,)
         with self._lock:
             rows = self._db.execute(query + " ORDER BY doc_path, start_line, end_line, reviewer", args).fetchall()
-        return [row_to_stored(r) for r in rows]
+        return rows_to_stored(rows)
 
     def docs(self) -> list[str]:
         with self._lock:

@@ -26,6 +26,7 @@ class Example:
     offset: int  # 0-based line of the ``>>>`` prompt within the block
     want_offset: int  # 0-based first line of the expected output
     want_lines: int
+    flags: int = doctest.ELLIPSIS  # the example's ``# doctest: +FLAG`` directives on top of ELLIPSIS
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,7 @@ class RunBlock:
     examples: tuple[Example, ...] = ()
 
     def request(self, index: int) -> dict[str, object]:
-        examples = [{"source": e.source, "want": e.want, "line": e.offset} for e in self.examples]
+        examples = [{"source": e.source, "want": e.want, "line": e.offset, "flags": e.flags} for e in self.examples]
         return {"index": index, "mode": self.mode, "source": self.claim.text, "examples": examples}
 
 
@@ -48,9 +49,14 @@ def block_language(claim: Claim) -> str:
 def _examples(text: str) -> tuple[Example, ...]:
     out = []
     for ex in doctest.DocTestParser().get_examples(text):
+        if ex.options.get(doctest.SKIP):
+            continue
+        flags = doctest.ELLIPSIS
+        for flag, on in ex.options.items():
+            flags = flags | flag if on else flags & ~flag
         source_lines = ex.source.count("\n") or 1
         want_lines = ex.want.count("\n")
-        out.append(Example(ex.source, ex.want, ex.lineno, ex.lineno + source_lines, want_lines))
+        out.append(Example(ex.source, ex.want, ex.lineno, ex.lineno + source_lines, want_lines, flags))
     return tuple(out)
 
 
@@ -62,6 +68,8 @@ def plan_block(claim: Claim) -> RunBlock:
             examples = _examples(text)
         except ValueError as exc:
             return RunBlock(claim, "skip", f"unverified: doctest block does not parse ({exc})")
+        if not examples:
+            return RunBlock(claim, "skip", "unverified: every example is marked +SKIP, not run")
         return RunBlock(claim, "doctest", examples=examples)
     if lang in SHELL_LANGS or text.lstrip().startswith("$ "):
         return RunBlock(claim, "skip", "unverified: shell block, not run")

@@ -8,6 +8,7 @@ can never corrupt the protocol.
 """
 
 import doctest
+import importlib
 import io
 import json
 import os
@@ -69,10 +70,10 @@ def _run(code, ns, filename, mode):
 
 def _doctest_block(block, ns):
     checker = doctest.OutputChecker()
-    flags = doctest.ELLIPSIS
     examples = []
     for ex in block["examples"]:
-        got, error = _run(ex["source"], ns, "<block %d:%d>" % (block["index"], ex["line"]), "single")
+        flags = ex.get("flags", doctest.ELLIPSIS)
+        got, error = _run(ex["source"], ns, "<block {}:{}>".format(block["index"], ex["line"]), "single")
         want = ex["want"]
         if error is not None:
             text = "".join(traceback.format_exception_only(type(error), error))
@@ -98,16 +99,24 @@ def main():
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
     sys.path.insert(0, request["root"])
     ns = {"__name__": "__main__", "__builtins__": __builtins__}
+    if request.get("module"):
+        # a docstring's examples see their module's globals, as doctest gives them
+        try:
+            ns.update(vars(importlib.import_module(request["module"])))
+            ns["__name__"] = "__main__"
+        except Exception as exc:  # the blocks then fail with NameError and say so
+            sys.stderr.write("cannot import {}: {!r}\n".format(request["module"], exc))
     for block in request["blocks"]:
         proto.write(json.dumps({"event": "start", "index": block["index"]}) + "\n")
         if block["mode"] == "doctest":
             result = _doctest_block(block, ns)
         else:
-            output, error = _run(block["source"], ns, "<block %d>" % block["index"], "exec")
+            output, error = _run(block["source"], ns, "<block {}>".format(block["index"]), "exec")
             result = {"status": "ok", "output": output}
             if error is not None:
                 result = {"status": "exception", "exception": _exception(error), "output": output}
-        result["output"] = result.get("output", "")[:OUTPUT_CHARS]
+        full = result.get("output", "")
+        result["output"], result["output_chars"] = full[:OUTPUT_CHARS], len(full)
         result.update(event="done", index=block["index"])
         try:
             proto.write(json.dumps(result, default=str) + "\n")

@@ -26,11 +26,12 @@ def encode_outcome(outcome: BlockOutcome, project_frames: tuple[str, ...]) -> tu
     if outcome.error is not None:
         out.append(_EXC + outcome.error.text)
     out += [_FRAME + f for f in project_frames]
-    text = outcome.output
+    text = outcome.output[:OUTPUT_CHARS]
     if text:
-        out.append(_OUT + text[:OUTPUT_CHARS])
-        if len(text) > OUTPUT_CHARS:
-            out.append(_TRUNC + str(len(text) - OUTPUT_CHARS))
+        out.append(_OUT + text)
+        left = max(outcome.output_chars, len(outcome.output)) - len(text)
+        if left > 0:
+            out.append(_TRUNC + str(left))
     return tuple(out)
 
 

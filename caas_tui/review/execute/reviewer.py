@@ -7,6 +7,7 @@ file the doc says to download, the sandbox refusing) are ``unverified``, never a
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import re
 from collections import defaultdict
@@ -16,11 +17,11 @@ from pathlib import Path
 from caas_tui.models import Claim, EvidenceSpan, Fix, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
-from caas_tui.review.execute.blocks import RunBlock, plan_doc
+from caas_tui.review.execute.blocks import Example, RunBlock, plan_doc
 from caas_tui.review.execute.outcome import encode_outcome
 from caas_tui.review.execute.pythons import pick_python
 from caas_tui.review.execute.sandbox import Limits
-from caas_tui.review.execute.session import BlockOutcome, Frame, RaisedError, run_session
+from caas_tui.review.execute.session import BlockOutcome, ExampleOutcome, Frame, RaisedError, run_session
 from caas_tui.review.textutil import read_text, span_sha256, split_lines
 
 REVIEWER = "execute"
@@ -29,13 +30,27 @@ _ENV_SKIP_DIRS = (".venv", "venv", "site-packages", "dist-packages")
 _SANDBOX_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM, errno.ENETUNREACH, errno.EAGAIN, errno.ECONNREFUSED,
                    errno.EHOSTUNREACH, errno.ENOSPC, errno.EFBIG}
 _NO_DISPLAY = re.compile(r"no display|\$DISPLAY|cannot open display|couldn't connect to display", re.IGNORECASE)
+_CALL_REJECTED = re.compile(r"^([A-Za-z_][\w.]*)\(\) (?:takes|missing|got)")
 _DOWNLOAD = re.compile(r"\bdownload", re.IGNORECASE)
+
+
+def module_name(doc_path: str) -> str | None:
+    """The importable module a ``.py`` doc is, None for other docs."""
+    if not doc_path.endswith(".py"):
+        return None
+    parts = doc_path.removesuffix(".py").split("/")
+    if parts[0] == "src":
+        parts = parts[1:]
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts) or None
 
 
 class ExecuteReviewer:
     """``Reviewer`` implementation: one sandboxed session per doc."""
 
     name = REVIEWER
+    doc_context = True  # a block runs after every block before it: they bind the names it uses
 
     def __init__(self, python: str | None = None, limits: Limits | None = None, *,
                  use_bwrap: bool | None = None) -> None:
@@ -65,10 +80,11 @@ class ExecuteReviewer:
         done = 0
         for doc, doc_claims in by_doc.items():
             plan = plan_doc(doc_claims)
-            result = run_session(root, choice.path, plan, self.limits, use_bwrap=self.use_bwrap)
+            result = run_session(root, choice.path, plan, self.limits, use_bwrap=self.use_bwrap,
+                                 module=module_name(doc))
             self._note(result.warning)
             doc_text = read_text(root / doc) if (root / doc).is_file() else ""
-            judge = _Judge(root, plan, doc_text)
+            judge = _Judge(root, doc_text, engine)
             for block, outcome in zip(plan, result.outcomes, strict=True):
                 judged[block.claim.id] = judge.verdict(block, outcome)
             done += len(doc_claims)
@@ -78,9 +94,9 @@ class ExecuteReviewer:
 
 
 class _Judge:
-    def __init__(self, root: Path, plan: Sequence[RunBlock], doc_text: str) -> None:
+    def __init__(self, root: Path, doc_text: str, engine: Engine) -> None:
         self.root = root
-        self.plan = plan
+        self.engine = engine
         self.doc_lines = split_lines(doc_text)
         self.says_download = bool(_DOWNLOAD.search(doc_text))
         self.failed_before = False
@@ -89,9 +105,7 @@ class _Judge:
         verdict = self._verdict(block, outcome)
         if verdict.verdict == "contradicted" or outcome.status in ("exception", "timeout"):
             self.failed_before = True
-        checks = encode_outcome(outcome, self._doc_frames(outcome))
-        return Verdict(verdict.claim_id, verdict.verdict, REVIEWER, verdict.rationale, verdict.evidence, verdict.fix,
-                       checks=checks)
+        return dataclasses.replace(verdict, checks=encode_outcome(outcome, self._project_frames(outcome)))
 
     def _verdict(self, block: RunBlock, outcome: BlockOutcome) -> Verdict:
         cid = block.claim.id
@@ -105,8 +119,7 @@ class _Judge:
         if stale:
             return self._stale_output(block, stale)
         if outcome.examples:
-            return Verdict(cid, "consistent", REVIEWER, f"ran; {len(outcome.examples)} printed output(s) match",
-                           checks=("executed",))
+            return Verdict(cid, "consistent", REVIEWER, f"ran; {len(outcome.examples)} printed output(s) match")
         return Verdict(cid, "unverified", REVIEWER, "ran without error")
 
     def _environment(self, err: RaisedError) -> str | None:
@@ -121,11 +134,16 @@ class _Judge:
             return f"the sandbox's memory limit stopped it ({err.text})"
         if err.is_a("TclError") or _NO_DISPLAY.search(err.message):
             return f"no display in the sandbox ({err.text})"
-        if err.is_a("gaierror", "ConnectionError", "timeout", "URLError") or (
+        if err.is_a("gaierror", "ConnectionError", "TimeoutError", "URLError") or (
                 err.is_a("OSError") and err.errno in _SANDBOX_ERRNOS):
             return f"the sandbox refused it ({err.text})"
-        if err.is_a("FileNotFoundError") and self.says_download:
-            return f"a data file the doc says to download is missing ({err.text})"
+        if err.is_a("FileNotFoundError"):
+            if self.says_download:
+                return f"a data file the doc says to download is missing ({err.text})"
+            missing = Path(err.filename) if err.filename else None
+            if missing is None or not missing.is_absolute() or not missing.is_relative_to(self.root):
+                # blocks run in an empty temporary directory: files a reader would have there are not
+                return f"a file it reads is missing in the empty working directory ({err.text})"
         if err.is_a("SystemExit", "KeyboardInterrupt"):
             return f"the block exited ({err.text})"
         return None
@@ -135,11 +153,11 @@ class _Judge:
         env = self._environment(err)
         if env:
             return Verdict(cid, "unverified", REVIEWER, f"unverified: {env}")
-        if err.is_a("NameError") and self.failed_before:
-            return Verdict(cid, "unverified", REVIEWER,
-                           f"unverified: needs a name an earlier block that failed would define ({err.text})")
+        if err.is_a("NameError"):  # not an API of the project: a fragment, or fallout of an earlier failure
+            why = "an earlier block that failed" if self.failed_before else "no earlier block"
+            return Verdict(cid, "unverified", REVIEWER, f"unverified: uses a name {why} defines ({err.text})")
         frames = [f for f in err.frames if self._project_path(f) is not None]
-        evidence = self._evidence(frames)
+        evidence = self._evidence(frames) or self._callee(err)
         where = f" in {evidence[-1].path}:{evidence[-1].start_line}" if evidence else ""
         line = self._doc_line(block, err.frames)
         at = f" (doc line {line})" if line else ""
@@ -168,6 +186,21 @@ class _Judge:
             out.append(EvidenceSpan(rel, f.line, f.line, symbol, span_sha256(lines, f.line, f.line), role))
         return out
 
+    def _callee(self, err: RaisedError) -> list[EvidenceSpan]:
+        """For a call the signature rejects (raised before any project line runs): the definition."""
+        m = _CALL_REJECTED.match(err.message) if err.is_a("TypeError") else None
+        if m is None:
+            return []
+        name = m.group(1)
+        defs = [c for c in self.engine.find_symbol(name, kinds=("code",))
+                if c.symbol and (c.symbol == name or c.symbol.endswith("." + name)) and c.kind == "code"]
+        if len(defs) != 1:
+            return []
+        d = defs[0]
+        lines = split_lines(read_text(self.root / d.path))
+        return [EvidenceSpan(d.path, d.start_line, d.end_line, d.symbol,
+                             span_sha256(lines, d.start_line, d.end_line), "the signature the call does not fit")]
+
     def _doc_line(self, block: RunBlock, frames: Sequence[Frame]) -> int | None:
         for f in reversed(frames):
             m = _BLOCK_FILE.match(f.file)
@@ -176,21 +209,35 @@ class _Judge:
                 return block.claim.start_line + offset + f.line - 1
         return None
 
-    def _doc_frames(self, outcome: BlockOutcome) -> tuple[str, ...]:
+    def _project_frames(self, outcome: BlockOutcome) -> tuple[str, ...]:
         if outcome.error is None:
             return ()
         return tuple(f"{p}:{f.line} {f.qualname}" for f in outcome.error.frames if (p := self._project_path(f)))
 
-    def _stale_output(self, block: RunBlock, stale: Sequence[object]) -> Verdict:
+    def _stale_output(self, block: RunBlock, stale: Sequence[ExampleOutcome]) -> Verdict:
+        """One fix for the block: every stale expected output replaced by what the code printed."""
         claim = block.claim
-        by_offset = {e.offset: e for e in block.examples}
         first = stale[0]
-        example = by_offset.get(first.offset)  # type: ignore[attr-defined]
-        got = first.got  # type: ignore[attr-defined]
-        want = first.want  # type: ignore[attr-defined]
-        rationale = f"printed output differs: the doc shows {want.strip()!r}, running it prints {got.strip()!r}"
-        if example is None:
+        rationale = (f"printed output differs: the doc shows {first.want.strip()!r}, "
+                     f"running it prints {first.got.strip()!r}")
+        if len(stale) > 1:
+            rationale += f" (and {len(stale) - 1} more output{'s' if len(stale) > 2 else ''})"
+        by_offset = {e.offset: e for e in block.examples}
+        edits = sorted(e for s in stale if (ex := by_offset.get(s.offset)) and (e := self._output_edit(claim, ex, s.got)))
+        if not edits or edits[-1][1] > len(self.doc_lines):
             return Verdict(claim.id, "contradicted", REVIEWER, rationale)
+        start, end = edits[0][0], max(e[1] for e in edits)
+        out: list[str] = []
+        at = start
+        for s_line, e_line, new in edits:
+            out += self.doc_lines[at - 1 : s_line - 1]
+            out += new
+            at = e_line + 1
+        out += self.doc_lines[at - 1 : end]
+        return Verdict(claim.id, "contradicted", REVIEWER, rationale, fix=Fix(start, end, "\n".join(out)))
+
+    def _output_edit(self, claim: Claim, example: Example, got: str) -> tuple[int, int, list[str]] | None:
+        """Doc lines ``start..end`` and what replaces them so the example expects ``got``."""
         block_lines = claim.text.split("\n")
         if example.want_lines:
             start = claim.start_line + example.want_offset
@@ -199,10 +246,11 @@ class _Judge:
         else:  # expected nothing: keep the prompt's last line and add the output after it
             start = end = claim.start_line + example.want_offset - 1
             template = block_lines[example.want_offset - 1]
-        doc_line = self.doc_lines[start - 1] if 0 < start <= len(self.doc_lines) else template
+        if not 0 < start <= len(self.doc_lines):
+            return None
+        doc_line = self.doc_lines[start - 1]
         prefix = doc_line[: len(doc_line) - len(template)] if doc_line.endswith(template) else ""
         indent = template[: len(template) - len(template.lstrip())] if example.want_lines else ""
-        new = [prefix + indent + line for line in got.rstrip("\n").split("\n")]
-        if not example.want_lines:
-            new = [doc_line, *new]
-        return Verdict(claim.id, "contradicted", REVIEWER, rationale, fix=Fix(start, end, "\n".join(new)))
+        # doctest reads an empty line as the end of the output: it must be spelled <BLANKLINE>
+        new = [prefix + indent + (line if line.strip() else "<BLANKLINE>") for line in got.rstrip("\n").split("\n")]
+        return (start, end, new) if example.want_lines else (start, end, [doc_line, *new])

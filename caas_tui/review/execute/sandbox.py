@@ -9,18 +9,19 @@ process limit (which the kernel never applies to uid 0) bounds fork bombs.
 
 from __future__ import annotations
 
+import functools
 import os
 import resource
 import shutil
 import stat
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 NOBODY = 65534
 NO_BWRAP_WARNING = (
-    "bwrap not found: doc code runs with rlimits only (no network, filesystem or PID isolation; "
-    "it can write wherever this user can)"
+    "doc code runs with rlimits only (no network, filesystem or PID isolation; it can write wherever this user can)"
 )
 
 
@@ -44,8 +45,28 @@ class Launch:
     warning: str | None
 
 
+@functools.lru_cache(maxsize=1)
+def _bwrap_probe() -> tuple[str | None, str | None]:
+    """``(path, None)`` when bwrap runs here with the namespaces we ask for, else ``(None, why not)``:
+    an installed bwrap can still be refused (no user namespaces, AppArmor)."""
+    path = shutil.which("bwrap")
+    if path is None:
+        return None, "bwrap not found"
+    probe = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid",
+             "--die-with-parent", "--", "/bin/sh", "-c", "exit 0"]
+    try:
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"bwrap cannot run here ({exc})"
+    if done.returncode != 0:
+        first = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[0]
+        return None, f"bwrap cannot run here ({first})"
+    return path, None
+
+
 def bwrap_path() -> str | None:
-    return shutil.which("bwrap")
+    """bwrap when it is installed and works here."""
+    return _bwrap_probe()[0]
 
 
 def _hidden_ancestor(path: Path) -> Path | None:
@@ -99,7 +120,9 @@ def launch(python: str, child: Path, root: Path, workdir: Path, limits: Limits, 
         # Dropping to nobody only works if nobody can still reach the interpreter.
         drop = is_root and all(_hidden_ancestor(p) is None for p in needed)
         nproc = limits.processes if drop else (None if is_root else _user_processes(os.getuid()) + limits.processes)
-        return Launch(tuple(cmd), env, workdir, False, drop, nproc, NO_BWRAP_WARNING)
+        why = "bwrap not used" if use_bwrap is False else (_bwrap_probe()[1] or "bwrap not found")
+        warning = f"{why}: {NO_BWRAP_WARNING}" + ("" if nproc else "; the process count is not limited either (root)")
+        return Launch(tuple(cmd), env, workdir, False, drop, nproc, warning)
     argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"]
     hidden = sorted({a for p in needed if (a := _hidden_ancestor(p)) is not None})
     masked = [Path("/tmp"), *hidden]  # covered by an empty tmpfs: only what is needed is mounted back
@@ -118,11 +141,9 @@ def launch(python: str, child: Path, root: Path, workdir: Path, limits: Limits, 
         argv += ["--ro-bind", str(p), str(p)]
     argv += ["--bind", str(workdir), str(workdir), "--chdir", str(workdir),
              "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"]
-    if is_root:
+    if is_root:  # the child needs them to drop to nobody; bwrap drops every other capability
         argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
-        nproc: int | None = limits.processes
-    else:
-        nproc = _user_processes(os.getuid()) + limits.processes
+    nproc = limits.processes if is_root else _user_processes(os.getuid()) + limits.processes
     for key, value in env.items():
         argv += ["--setenv", key, value]
     argv += ["--", *cmd]

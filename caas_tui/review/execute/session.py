@@ -7,6 +7,7 @@ child's whole process group.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from caas_tui.review.execute.blocks import RunBlock
-from caas_tui.review.execute.sandbox import Launch, Limits, launch, prepare_workdir, rlimits
+from caas_tui.review.execute.sandbox import Launch, Limits, bwrap_path, launch, prepare_workdir, rlimits
 
 CHILD = Path(__file__).with_name("child.py")
 Status = Literal["ok", "exception", "timeout", "not-run", "crashed"]
@@ -68,6 +69,7 @@ class BlockOutcome:
     error: RaisedError | None = None
     examples: tuple[ExampleOutcome, ...] = ()
     note: str = ""
+    output_chars: int = 0  # length of everything printed; ``output`` may hold only the start
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,9 @@ def _outcome(d: dict[str, Any]) -> BlockOutcome:
         return BlockOutcome(int(d["index"]), "crashed", note=str(d.get("message", "bad report")))
     examples = tuple(ExampleOutcome(int(e["line"]), e["want"], e["got"], e["ok"]) for e in d.get("examples", ()))
     error = _error(d["exception"]) if status == "exception" else None
-    return BlockOutcome(int(d["index"]), status, d.get("output", ""), error, examples)
+    output = d.get("output", "")
+    return BlockOutcome(int(d["index"]), status, output, error, examples,
+                        output_chars=max(int(d.get("output_chars") or 0), len(output)))
 
 
 def _drain(stream: Any, sink: list[bytes]) -> None:
@@ -103,27 +107,29 @@ def _drain(stream: Any, sink: list[bytes]) -> None:
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     proc.wait()
 
 
 def run_session(root: Path, python: str, blocks: Sequence[RunBlock], limits: Limits | None = None, *,
-                use_bwrap: bool | None = None) -> SessionResult:
-    """Run the runnable ``blocks`` (not ``skip``) of one doc in order in one namespace."""
+                use_bwrap: bool | None = None, module: str | None = None) -> SessionResult:
+    """Run the runnable ``blocks`` (not ``skip``) of one doc in order in one namespace; ``module``
+    (a docstring's module) is imported into it first."""
     limits = limits or Limits()
     started = time.monotonic()
     runnable = [(i, b) for i, b in enumerate(blocks) if b.mode != "skip"]
     results: dict[int, BlockOutcome] = {}
+    if not runnable:  # nothing to run: no process, no sandbox
+        skipped = tuple(BlockOutcome(i, "not-run", note=b.reason) for i, b in enumerate(blocks))
+        return SessionResult(skipped, use_bwrap is not False and bwrap_path() is not None, None, "", 0.0)
     workdir = Path(tempfile.mkdtemp(prefix="caas-exec-"))
     run: Launch = launch(python, CHILD, root, workdir, limits, use_bwrap=use_bwrap)
     err: list[bytes] = []
     try:
         prepare_workdir(workdir, run)
         request = {"root": str(root.resolve()), "blocks": [b.request(i) for i, b in runnable],
-                   "nproc": run.nproc, "drop_uid": run.drop_uid}
+                   "nproc": run.nproc, "drop_uid": run.drop_uid, "module": module}
         proc = subprocess.Popen(run.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 cwd=workdir, env=run.env, start_new_session=True, preexec_fn=rlimits(limits))
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
@@ -140,10 +146,9 @@ def run_session(root: Path, python: str, blocks: Sequence[RunBlock], limits: Lim
             if current is not None:
                 results[current] = BlockOutcome(current, "timeout", note=note)
         else:
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                _kill(proc)
+            _kill(proc)  # also whatever the doc's code left running in the group
         drain.join(timeout=2)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -3,6 +3,7 @@ defaults, return types and raised exceptions."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 from caas_tui.models import Claim
@@ -19,10 +20,12 @@ from caas_tui.review.static.facts import (
 )
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
 from caas_tui.review.static.names import callable_mentions, section_subject, subject_before
-from caas_tui.review.static.pysig import Signature, evaluate, none_fallback, same_value
-from caas_tui.review.static.raisecheck import judge, stated_exception
+from caas_tui.review.static.paramchecks import check_param_entry
+from caas_tui.review.static.pysig import Signature, Value, evaluate, none_fallback, same_value
+from caas_tui.review.static.raisecheck import clamps, judge, reach, stated_exception
 from caas_tui.review.static.resolve import Def
-from caas_tui.review.static.rettypes import compare, describe, return_kinds
+from caas_tui.review.static.rettypes import compare, describe, never_none, return_kinds
+from caas_tui.review.static.units import Quantity, matches, quantities, restate
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _TYPE_NAMES = frozenset({"int", "str", "float", "bool", "bytes", "list", "dict", "tuple", "set", "object", "callable"})
@@ -58,7 +61,7 @@ def check_field_params(ctx: ReviewContext, claim: Claim, fact: FieldFact, subjec
             continue
         check = f"`{label}` has parameter `{name}`"
         if name in names:
-            findings.append(ok(check, ev))
+            findings.append(ok(check, ev, aspect="parameters"))
         elif not sig.has_varkw:
             documented: set[str] = set()  # a name another entry already documents is no suggestion
             sug = ctx.suggest(sig.fn, name, {n for n in names if n not in documented and n not in ("self", "cls")})
@@ -68,7 +71,7 @@ def check_field_params(ctx: ReviewContext, claim: Claim, fact: FieldFact, subjec
                 rationale += f"; did you mean `{sug.name}`?"
                 if sug.unambiguous:
                     edit = Edit(claim.start_line, claim.end_line, name, sug.name)
-            findings.append(bad("contradicted", check, rationale, ev, edit=edit))
+            findings.append(bad("contradicted", check, rationale, ev, edit=edit, aspect="parameters"))
     return findings
 
 
@@ -80,18 +83,10 @@ def _check_default(ctx: ReviewContext, claim: Claim, sig: Signature, param: str,
     ev = ctx.evidence(sig.fn)
     check = f"default of `{param}` in `{label}`"
     if p.default is None:
-        return [bad("contradicted", check, f"`{param}` of `{label}` is required; it has no default", ev)]
-    mod = Def("module", sig.fn.module.name, sig.fn.module) if sig.fn.module else None
-    actual = evaluate(p.default, mod, ctx.resolver)
+        return [bad("contradicted", check, f"`{param}` of `{label}` is required; it has no default", ev, aspect="default")]
+    actual = _resolved_default(ctx, sig, param, p.default, none_stated=sv.literal and sv.value is None)
     if actual is None:
         return []
-    if actual.value is None and not (sv.literal and sv.value is None):
-        # ``tab_size=None`` documented as "defaults to 8": fine if the body puts 8 in.
-        replaced, fallback = none_fallback(sig.fn, param)
-        if replaced:
-            actual = evaluate(fallback, mod, ctx.resolver) if fallback is not None else None
-            if actual is None:
-                return []
     via = [ctx.evidence(d) for d in actual.via]
     if sv.literal:
         matched = same_value(sv.value, actual.value)
@@ -100,13 +95,48 @@ def _check_default(ctx: ReviewContext, claim: Claim, sig: Signature, param: str,
     else:
         return []
     if matched:
-        return [ok(f"{check} is {sv.text}", ev, *via)]
+        return [ok(f"{check} is {sv.text}", ev, *via, aspect="default")]
     new = actual.source
     if not sv.literal and isinstance(actual.value, str):
         new = actual.value
     edit = Edit(claim.start_line, claim.end_line, sv.text, new, unique=True)
     where = f" (via `{actual.via[-1].qualname}`)" if actual.via else ""
-    return [bad("contradicted", f"{check} is {sv.text}", f"`{label}` defaults `{param}` to {actual.source}{where}, not {sv.text}", ev, *via, edit=edit)]
+    return [bad("contradicted", f"{check} is {sv.text}", f"`{label}` defaults `{param}` to {actual.source}{where}, not {sv.text}", ev, *via, edit=edit, aspect="default")]
+
+
+def _resolved_default(ctx: ReviewContext, sig: Signature, param: str, default: ast.expr, *, none_stated: bool) -> Value | None:
+    mod = Def("module", sig.fn.module.name, sig.fn.module) if sig.fn.module else None
+    actual = evaluate(default, mod, ctx.resolver)
+    if actual is not None and actual.value is None and not none_stated:
+        # ``tab_size=None`` documented as "defaults to 8": fine if the body puts 8 in.
+        replaced, fallback = none_fallback(sig.fn, param)
+        if replaced:
+            return evaluate(fallback, mod, ctx.resolver) if fallback is not None else None
+    return actual
+
+
+def _check_quantity(ctx: ReviewContext, claim: Claim, sig: Signature, param: str, q: Quantity, label: str) -> list[Finding]:
+    """``every 250 ms`` against the resolved default (``0.5``), in any unit reading the name allows."""
+    p = sig.named(param)
+    if p is None or p.kind in ("var", "varkw") or p.default is None:
+        return []
+    actual = _resolved_default(ctx, sig, param, p.default, none_stated=False)
+    if actual is None or isinstance(actual.value, bool) or not isinstance(actual.value, (int, float)):
+        return []
+    verdict = matches(q, param, float(actual.value))
+    if verdict is None:
+        return []
+    ev = ctx.evidence(sig.fn)
+    via = [ctx.evidence(d) for d in actual.via]
+    check = f"default of `{param}` in `{label}` is {q.text}"
+    if verdict:
+        return [ok(check, ev, *via, aspect=("default", "value"))]
+    where = f" (via `{actual.via[-1].qualname}`)" if actual.via else ""
+    restated = restate(q, param, float(actual.value))
+    said = f"{actual.source}{where}" + (f", i.e. {restated}" if restated else "")
+    edit = Edit(claim.start_line, claim.end_line, q.text, restated, unique=True) if restated else None
+    return [bad("contradicted", check, f"`{label}` defaults `{param}` to {said}, not {q.text}", ev, *via,
+                edit=edit, aspect=("default", "value"))]
 
 
 def _param_before(text: str, offset: int, candidates: set[str]) -> str | None:
@@ -127,8 +157,15 @@ def check_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, sub
         if sig is None:
             return []
         label = _label(sig.fn) if subject.kind == "function" else subject.short
-        for sv in stated_defaults(fact.desc) + stated_defaults(fact.type or ""):
-            findings += _check_default(ctx, claim, sig, sv.param or fact.name.lstrip("*"), sv, label)
+        name = fact.name.lstrip("*")
+        qs = quantities(fact.desc)
+        for sv in stated_defaults(fact.desc):
+            if not any(q.start <= sv.start < q.start + len(q.text) for q in qs):
+                findings += _check_default(ctx, claim, sig, sv.param or name, sv, label)
+        for sv in stated_defaults(fact.type or ""):
+            findings += _check_default(ctx, claim, sig, sv.param or name, sv, label)
+        for q in qs:
+            findings += _check_quantity(ctx, claim, sig, name, q, label)
         return findings
     candidates = [d for _, d in callable_mentions(ctx, claim)]
     owner = section_subject(ctx, claim)
@@ -138,8 +175,13 @@ def check_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, sub
     if not pairs:
         return []
     names = {p.name for _, s in pairs for p in s.params}
-    for sv in stated_defaults(claim.text):
-        param = sv.param or _param_before(claim.text, sv.start, names)
+    # A quantity in prose states a default only where the sentence talks about defaults.
+    qs = quantities(claim.text) if re.search(r"\bdefault", claim.text, re.IGNORECASE) else []
+    stated: list[StatedValue | Quantity] = [
+        sv for sv in stated_defaults(claim.text) if not any(q.start <= sv.start < q.start + len(q.text) for q in qs)
+    ]
+    for item in [*stated, *qs]:
+        param = (item.param if isinstance(item, StatedValue) else None) or _param_before(claim.text, item.start, names)
         if param is None:
             continue
         having = {id(s.fn.node): (d, s) for d, s in pairs if s.named(param) is not None}
@@ -147,7 +189,10 @@ def check_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, sub
             continue  # no function, or several, take this parameter: can't tell which is meant
         subject, sig = next(iter(having.values()))
         label = _label(sig.fn) if subject.kind == "function" else subject.short
-        findings += _check_default(ctx, claim, sig, param, sv, label)
+        if isinstance(item, Quantity):
+            findings += _check_quantity(ctx, claim, sig, param, item, label)
+        else:
+            findings += _check_default(ctx, claim, sig, param, item, label)
     return findings
 
 
@@ -157,20 +202,41 @@ def _check_return(ctx: ReviewContext, claim: Claim, subject: Def, stated: Stated
         return []
     kinds = return_kinds(ctx, subject)
     if kinds is None:
-        return []
+        return _check_none(ctx, subject, stated)
     verdict = compare(ctx, stated, kinds, claim)
     if verdict is None:
-        return []
+        return _check_none(ctx, subject, stated)
     said = stated.name or stated.kind or token
     check = f"`{_label(subject)}` returns {said}"
     ev = ctx.evidence(subject)
     if verdict:
-        return [ok(check, ev)]
+        return [ok(check, ev, aspect="returns")]
     actual = describe(kinds)
     edit = None
     if stated.kind and len(kinds) == 1 and token == stated.kind and not next(iter(kinds)).startswith("class:"):
         edit = Edit(claim.start_line, claim.end_line, token, actual, unique=True)
-    return [bad("contradicted", check, f"`{_label(subject)}` returns {actual}, not {said}", ev, edit=edit)]
+    return [bad("contradicted", check, f"`{_label(subject)}` returns {actual}, not {said}", ev, edit=edit, aspect="returns")]
+
+
+def _check_none(ctx: ReviewContext, subject: Def, stated: StatedType) -> list[Finding]:
+    """"returns None for a missing key" where the code can't return None and raises instead."""
+    if stated.kind != "None" or stated.name is not None:
+        return []
+    why = never_none(ctx, subject)
+    if why is None:
+        return []
+    reached = reach(ctx, subject)
+    raised = [q.rsplit(".", 1)[-1] for q in reached.raised]
+    if raised:
+        instead = "it raises " + ", ".join(f"`{r}`" for r in raised)
+    elif reached.subscripts:
+        instead = "its `[]` lookups raise instead (`KeyError`/`IndexError`)"
+    else:
+        return []
+    check = f"`{_label(subject)}` returns None"
+    ev = [ctx.evidence(subject)] + [ctx.evidence(d) for d in reached.evidence[:2]]
+    return [bad("contradicted", check, f"`{_label(subject)}` never returns None ({why}); {instead}", *ev,
+                aspect="returns")]
 
 
 def check_returns(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
@@ -228,10 +294,13 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
         check = f"`{_label(subj)}` raises `{name}`"
         ev = [ctx.evidence(subj)] + [ctx.evidence(d) for d in reached.evidence[:2]]
         if result:
-            findings.append(ok(check, *ev))
+            findings.append(ok(check, *ev, aspect="raises"))
         else:
-            raised = ", ".join(f"`{q.rsplit('.', 1)[-1]}`" for q in reached.raised) or "nothing"
-            findings.append(bad("contradicted", check, f"`{_label(subj)}` never raises `{name}` (it raises {raised})", *ev))
+            raised = ", ".join(f"`{q.rsplit('.', 1)[-1]}`" for q in reached.raised)
+            instead = f"it raises {raised}" if raised else "nothing it runs raises anything"
+            if not raised and clamps(subj):
+                instead += "; it clamps the value with `min`/`max` instead"
+            findings.append(bad("contradicted", check, f"`{_label(subj)}` never raises `{name}` ({instead})", *ev, aspect="raises"))
     return findings
 
 
@@ -241,6 +310,7 @@ def check_facts(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     findings: list[Finding] = []
     if fact is not None and subject is not None:
         findings += check_field_params(ctx, claim, fact, subject)
+        findings += check_param_entry(ctx, claim, fact, subject)
     findings += check_defaults(ctx, claim, fact, subject)
     findings += check_returns(ctx, claim, fact, subject)
     findings += check_raises(ctx, claim, fact, subject)

@@ -28,7 +28,7 @@ _TYPE_WORDS = {
 _RETURNS = re.compile(
     r"\b(?:returns?|yields?)\s+(?:back\s+)?(?:either\s+)?(?P<art>an?\s+|the\s+)?"
     r"(?:new\s+|empty\s+|sorted\s+|fresh\s+|plain\s+|single\s+)?"
-    r"(``[^`]+``|`[^`]+`|[A-Za-z_][\w\[\], .|]*)",
+    r"(:[\w:]+:`[^`]+`|``[^`]+``|`[^`]+`|[A-Za-z_][\w\[\], .|]*)",
     re.IGNORECASE,
 )
 _MORE_VALUES = re.compile(
@@ -136,7 +136,7 @@ def stated_returns(text: str) -> list[StatedType]:
     out: list[StatedType] = []
     for m in _RETURNS.finditer(text):
         token = m.group(2)
-        if not token.startswith("`"):
+        if not token.startswith(("`", ":")):
             word = re.match(r"[A-Za-z_]\w*", token)
             token = word.group(0) if word else token
             if token.lower() not in _TYPE_WORDS:

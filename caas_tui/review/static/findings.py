@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from caas_tui.models import Claim, EvidenceSpan, Fix, Verdict, VerdictLabel
+from caas_tui.review.static.assertions import asserted_kinds, coverage, unchecked_note
 
 REVIEWER = "static"
 NO_FACTS = "no checkable API facts"
@@ -30,14 +31,20 @@ class Finding:
     rationale: str = ""
     evidence: tuple[EvidenceSpan, ...] = ()
     edit: Edit | None = None
+    aspects: tuple[str, ...] = ("names",)  # assertion kinds this check covers (``assertions.KINDS``)
 
 
-def ok(check: str, *evidence: EvidenceSpan | None) -> Finding:
-    return Finding("ok", check, "", tuple(e for e in evidence if e is not None))
+def ok(check: str, *evidence: EvidenceSpan | None, aspect: str | tuple[str, ...] = "names") -> Finding:
+    aspects = (aspect,) if isinstance(aspect, str) else aspect
+    return Finding("ok", check, "", tuple(e for e in evidence if e is not None), None, aspects)
 
 
-def bad(status: str, check: str, rationale: str, *evidence: EvidenceSpan | None, edit: Edit | None = None) -> Finding:
-    return Finding(status, check, rationale, tuple(e for e in evidence if e is not None), edit)
+def bad(
+    status: str, check: str, rationale: str, *evidence: EvidenceSpan | None, edit: Edit | None = None,
+    aspect: str | tuple[str, ...] = "names",
+) -> Finding:
+    aspects = (aspect,) if isinstance(aspect, str) else aspect
+    return Finding(status, check, rationale, tuple(e for e in evidence if e is not None), edit, aspects)
 
 
 def _token_pattern(token: str) -> re.Pattern[str]:
@@ -97,11 +104,20 @@ def _literal(text: str) -> Callable[[re.Match[str]], str]:
     return lambda _m: text
 
 
-def verdict_for(claim: Claim, findings: Sequence[Finding], doc_lines: list[str]) -> Verdict:
-    """contradicted > incomplete > consistent (every checked fact held) > unverified."""
+def verdict_for(
+    claim: Claim, findings: Sequence[Finding], doc_lines: list[str], asserted: set[str] | None = None
+) -> Verdict:
+    """contradicted > incomplete > consistent > unverified. ``consistent`` needs every
+    checked fact to hold *and* every assertion kind the claim makes to be checked."""
     contradicted = [f for f in findings if f.status == "contradicted"]
     incomplete = [f for f in findings if f.status == "incomplete"]
-    checks = tuple(dict.fromkeys(f.check for f in findings))
+    # Only facts that held: a failed check's text states the fact it expected ("passes every
+    # required parameter"), which the Checked list would otherwise show as passed.
+    failed = {f.check for f in findings if f.status != "ok"}
+    checks = tuple(dict.fromkeys(f.check for f in findings if f.status == "ok" and f.check not in failed))
+    asserted = asserted_kinds(claim) if asserted is None else asserted
+    covered = {a for f in findings for a in f.aspects}
+    cover = coverage(asserted, covered)
     if contradicted or incomplete:
         worst = contradicted or incomplete
         label: VerdictLabel = "contradicted" if contradicted else "incomplete"
@@ -111,9 +127,13 @@ def verdict_for(claim: Claim, findings: Sequence[Finding], doc_lines: list[str])
         if fix is None and len(edits) > 1:
             fix = make_fix(claim, doc_lines, edits[:1])
         evidence = _dedupe([e for f in worst for e in f.evidence])
-        return Verdict(claim.id, label, REVIEWER, rationale, evidence, fix, checks=checks)
+        return Verdict(claim.id, label, REVIEWER, rationale, evidence, fix, checks=checks, coverage=cover)
     if findings:
         evidence = _dedupe([e for f in findings for e in f.evidence])
+        unchecked = asserted - covered
+        if unchecked:
+            rationale = unchecked_note(covered, unchecked) + " (checked: " + "; ".join(checks) + ")"
+            return Verdict(claim.id, "unverified", REVIEWER, rationale, evidence, None, checks=checks, coverage=cover)
         rationale = "checked: " + "; ".join(checks)
-        return Verdict(claim.id, "consistent", REVIEWER, rationale, evidence, None, checks=checks)
-    return Verdict(claim.id, "unverified", REVIEWER, NO_FACTS)
+        return Verdict(claim.id, "consistent", REVIEWER, rationale, evidence, None, checks=checks, coverage=cover)
+    return Verdict(claim.id, "unverified", REVIEWER, NO_FACTS, coverage=cover)

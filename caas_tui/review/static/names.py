@@ -11,7 +11,8 @@ from caas_tui.models import Claim
 from caas_tui.review.claims.mentions import Mention, dotted, find_mentions
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
-from caas_tui.review.static.resolve import UNKNOWN, Def, Resolution
+from caas_tui.review.static.resolve import UNKNOWN, Def, Resolution, external_object
+from caas_tui.review.textutil import counted
 
 _SECTION_SYMBOL = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
@@ -29,17 +30,40 @@ def judged_mentions(claim: Claim) -> list[Mention]:
     return out
 
 
+def elsewhere(ctx: ReviewContext, owner: Def, member: str, shown: str) -> list[str]:
+    """The same symbol defined elsewhere in the project, written the way ``shown`` is:
+    ``pkg.TokenBucket`` -> ``pkg.ratelimit.TokenBucket``; ``Client.retry`` -> ``Session.retry``."""
+    out: list[str] = []
+    for d in ctx.resolver.defs_named(member):
+        if not d.is_project or d.kind not in ("class", "function") or d.qualname == f"{owner.qualname}.{member}":
+            continue
+        if owner.kind == "class" and d.owner is not None and shown.count(".") == 1:
+            out.append(f"{d.owner.short}.{member}")
+        elif owner.kind == "module" and d.owner is not None:
+            continue  # ``pkg.retry`` is not a method someone forgot to qualify
+        else:
+            out.append(d.qualname)
+    return list(dict.fromkeys(out))
+
+
 def missing_finding(ctx: ReviewContext, claim: Claim, name: str, owner: Def, member: str, what: str = "") -> Finding:
     parts = name.split(".")
     shown = ".".join(parts[: parts.index(member) + 1]) if member in parts else name
-    suggestion = ctx.suggest(owner, member)
     rationale = f"`{shown}` does not exist" + (f" {what}" if what else "")
+    same = elsewhere(ctx, owner, member, shown)
+    if len(same) == 1:
+        return bad("contradicted", f"`{name}` exists", rationale + f"; did you mean `{same[0]}`?", ctx.evidence(owner),
+                   edit=Edit(claim.start_line, claim.end_line, shown, same[0]))
+    if 1 < len(same) <= 3:
+        choices = ", ".join(f"`{q}`" for q in same)
+        return bad("contradicted", f"`{name}` exists", rationale + f"; did you mean one of {choices}?", ctx.evidence(owner))
+    suggestion = ctx.suggest(owner, member)
     edit = None
     if suggestion is not None:
         rationale += f"; did you mean `{suggestion.name}`?"
         if suggestion.unambiguous:
             edit = Edit(claim.start_line, claim.end_line, member, suggestion.name)
-    else:
+    elif not what:
         rationale += f" (`{owner.qualname}` has no `{member}`)"
     return bad("contradicted", f"`{name}` exists", rationale, ctx.evidence(owner), edit=edit)
 
@@ -57,10 +81,45 @@ def resolve_mention(ctx: ReviewContext, claim: Claim, m: Mention) -> Resolution:
     return res
 
 
+def unbound_in_docstring(ctx: ReviewContext, claim: Claim, m: Mention) -> Finding | None:
+    """A bare cross-reference (``:func:`helper```, or ```helper()``` in a module or class
+    docstring) to a name the docstring's module neither defines nor imports: Sphinx and
+    readers look it up there, so it is broken."""
+    if not claim.doc_path.endswith((".py", ".pyi")) or "." in m.name or m.origin not in ("role", "code"):
+        return None
+    if m.origin == "role":
+        if m.raw.strip().lstrip("~!").startswith(".") or re.match(r":(?:py:)?mod:", claim.text[max(m.start, 0):]):
+            return None
+    elif not m.called:
+        return None
+    src = ctx.project.module_for_path(claim.doc_path)
+    if src is None or src.tree is None or src.dynamic or src.star_imports or m.name in src.bindings:
+        return None
+    if external_object(m.name) is not None or ctx.project.has_module(m.name):
+        return None
+    owner = ctx.docstring_owner(claim.doc_path, claim.start_line)
+    if m.origin == "code" and owner is not None and owner.kind == "function":
+        return None  # ``progress()`` in a function's docstring may be a parameter or a callback
+    cls = owner if owner is not None and owner.kind == "class" else owner.owner if owner is not None else None
+    while cls is not None:
+        status = ctx.resolver.member(cls, m.name).status
+        if status != "missing":
+            return None
+        cls = cls.owner
+    mod = ctx.resolver.module_def(src.name)
+    if m.origin == "code" and not elsewhere(ctx, mod, m.name, m.name) and ctx.suggest(mod, m.name) is None:
+        return None  # ```fn(scene, dt)```: a placeholder for a shape, unless the name is a real symbol
+    return missing_finding(ctx, claim, m.name, mod, m.name, f"in `{src.name}` (it neither defines nor imports it)")
+
+
 def check_mentions(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     findings: list[Finding] = []
     for m in judged_mentions(claim):
         if m.origin == "dotted" and not ctx.project.is_project(m.name):
+            continue
+        unbound = unbound_in_docstring(ctx, claim, m)
+        if unbound is not None:
+            findings.append(unbound)
             continue
         bare = "." not in m.name
         if bare and not (m.called or m.name[:1].isupper()):
@@ -141,7 +200,7 @@ def check_call_args(
             continue
         p = params.get(kw.arg)
         if p is not None and p.kind != "posonly":
-            findings.append(ok(f"`{fn_name}` has parameter `{kw.arg}`", ev))
+            findings.append(ok(f"`{fn_name}` has parameter `{kw.arg}`", ev, aspect="parameters"))
         elif not sig.has_varkw:
             passed = {k.arg for k in call.keywords if k.arg} | {p.name for p in sig.positional[: len(call.args)]}
             pool = {q for q, pp in params.items() if pp.kind != "posonly" and q not in passed}
@@ -152,17 +211,17 @@ def check_call_args(
                 rationale += f"; did you mean `{sug.name}`?"
                 if sug.unambiguous:
                     edit = Edit(span[0], span[1], kw.arg, sug.name)
-            findings.append(bad("contradicted", f"`{fn_name}` has parameter `{kw.arg}`", rationale, ev, edit=edit))
+            findings.append(bad("contradicted", f"`{fn_name}` has parameter `{kw.arg}`", rationale, ev, edit=edit, aspect="parameters"))
     positional = sig.positional
     if not starred:
         given = len(call.args)
         if given > len(positional) and not sig.has_var:
             findings.append(bad(
-                "contradicted", f"`{fn_name}` accepts {given} positional arguments",
-                f"`{fn_name}` takes at most {len(positional)} positional argument{'s' if len(positional) != 1 else ''} ({given} given)", ev,
+                "contradicted", f"`{fn_name}` accepts {counted(given, 'positional argument')}",
+                f"`{fn_name}` takes at most {counted(len(positional), 'positional argument')} ({given} given)", ev, aspect="arity",
             ))
         elif given <= len(positional) or sig.has_var:
-            findings.append(ok(f"`{fn_name}` accepts {given} positional arguments", ev))
+            findings.append(ok(f"`{fn_name}` accepts {counted(given, 'positional argument')}", ev, aspect="arity"))
     if strict and not starred and not double:
         covered = {p.name for p in positional[: len(call.args)]} | {k.arg for k in call.keywords if k.arg}
         missing = [p.name for p in sig.params if p.required and p.name not in covered]
@@ -170,16 +229,16 @@ def check_call_args(
             names = ", ".join(f"`{m}`" for m in missing)
             findings.append(bad(
                 "incomplete", f"call to `{fn_name}` passes every required parameter",
-                f"call to `{fn_name}` omits required parameter{'s' if len(missing) > 1 else ''} {names}", ev,
+                f"call to `{fn_name}` omits required parameter{'s' if len(missing) > 1 else ''} {names}", ev, aspect="parameters",
             ))
         else:
-            findings.append(ok(f"call to `{fn_name}` passes every required parameter", ev))
+            findings.append(ok(f"call to `{fn_name}` passes every required parameter", ev, aspect="parameters"))
     return findings
 
 
 def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
-    """Calls written in backticks in prose: keyword names and positional count only
-    (prose often abbreviates, so a missing argument is not judged)."""
+    """Calls written in backticks in prose: keyword names, positional count and required
+    parameters (``f(a, ...)`` and ``f()`` abbreviate, so they are not judged for what's missing)."""
     findings: list[Finding] = []
     for m in find_mentions(claim.text):
         if m.origin != "code" or "(" not in m.raw or m.raw.strip().endswith("()"):
@@ -201,6 +260,7 @@ def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
             continue
         if "." not in name and res.target.kind != "class":
             continue  # ``progress(done, total)``: a bare name may be any callable (a parameter, a callback)
-        # ``Scene.spawn(x)`` in prose means "call spawn on a scene".
-        findings.extend(check_call_args(ctx, claim, call, res.target, on_instance=True, strict=False))
+        # ``Scene.spawn(x)`` in prose means "call spawn on a scene"; written with arguments
+        # (and no ``...``) it is a call like one in a code block, judged the same way.
+        findings.extend(check_call_args(ctx, claim, call, res.target, on_instance=True, strict=True))
     return findings

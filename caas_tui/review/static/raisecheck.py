@@ -9,6 +9,7 @@ raises: precision over recall.
 
 from __future__ import annotations
 
+import ast
 import builtins
 from dataclasses import dataclass, field
 
@@ -25,6 +26,14 @@ _QUIET_CALLS = frozenset(
      "callable", "reversed", "map", "filter", "min", "max", "sum", "abs", "round", "format", "vars", "iter"}
 )
 _LOOKUP = frozenset({"KeyError", "IndexError", "LookupError"})
+# Raised by the interpreter itself (bad arguments, arithmetic, attribute access): never
+# "not raised" just because no ``raise`` statement names them.
+_IMPLICIT = frozenset(
+    {"TypeError", "AttributeError", "ArithmeticError", "ZeroDivisionError", "OverflowError", "FloatingPointError",
+     "RecursionError", "MemoryError", "AssertionError", "StopIteration", "StopAsyncIteration", "UnicodeError",
+     "UnicodeDecodeError", "UnicodeEncodeError", "NameError", "UnboundLocalError", "SystemError", "Exception",
+     "BaseException", "KeyboardInterrupt", "GeneratorExit", "NotImplementedError"}
+)
 
 
 @dataclass
@@ -135,7 +144,30 @@ def judge(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[bool | None, Reach]:
         return None, r
     if exc.is_project:
         return False, r
-    # A builtin exception: only when the code visibly raises something else instead.
-    if not r.raised or r.external_calls or (r.subscripts and exc.qualname in _LOOKUP):
+    # A builtin exception: only when everything in reach is visible (no calls out of the
+    # project) and the exception is not one the interpreter raises on its own.
+    if r.external_calls or (r.subscripts and exc.qualname in _LOOKUP):
+        return None, r
+    if not r.raised and (exc.qualname in _IMPLICIT or not isinstance(exc.value, type) or _open_ended(ctx, fn)):
         return None, r
     return False, r
+
+
+def _open_ended(ctx: ReviewContext, fn: Def) -> bool:
+    """A stub (``...``, ``pass``) or a method subclasses override: the doc may speak of
+    implementations this body is not."""
+    node = fn.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return True
+    body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if not body or all(isinstance(s, ast.Pass) for s in body):
+        return True
+    owner = fn.owner
+    if owner is None or owner.kind != "class":
+        return False
+    return any(node.name in ctx.resolver.class_bindings(sub) for sub in ctx.subclasses(owner))
+
+
+def clamps(fn: Def) -> bool:
+    """``min``/``max`` in the body: the function bounds a value rather than rejecting it."""
+    return any(c in ("min", "max") for c in raise_facts(fn).calls)

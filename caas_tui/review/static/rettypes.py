@@ -229,3 +229,23 @@ def _builtin_ancestor(ctx: ReviewContext, qualname: str, kind: str) -> bool | No
 def describe(kinds: set[str]) -> str:
     names = sorted(k[6:].rsplit(".", 1)[-1] if k.startswith("class:") else k for k in kinds)
     return " | ".join(names)
+
+
+def never_none(ctx: ReviewContext, fn: Def) -> str | None:
+    """Why ``fn`` can't return None (``annotated `-> bytes```), or None when it might."""
+    node = fn.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.returns is None:
+        return None
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own_nodes(node)):
+        return None
+    kinds = annotation_kinds(ctx, fn, node.returns)
+    if kinds is None or "None" in kinds or "iterator" in kinds:
+        return None
+    returns = [n for n in own_nodes(node) if isinstance(n, ast.Return)]
+    if any(r.value is None or any(isinstance(n, ast.Constant) and n.value is None for n in ast.walk(r.value))
+           for r in returns):
+        return None  # ``x if ok else None``: the annotation is wrong somewhere, don't lean on it
+    if any(isinstance(r.value, ast.Call) and (dotted(r.value.func) or "").rsplit(".", 1)[-1] in ("get", "getattr", "pop", "next")
+           for r in returns):
+        return None  # ``return d.get(k)``: None slips through whatever the annotation says
+    return f"annotated `-> {ast.unparse(node.returns)}`"

@@ -12,13 +12,12 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
 from caas_tui.errors import CaasError
+from caas_tui.review.textutil import counted
 from caas_tui.tui.render import diff_view
 from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.tui.screens.modals import ConfirmScreen, PathScreen
 from caas_tui.tui.session import Session
 from caas_tui.tui.widgets.panes import ScrollPane
-
-DEFAULT_PATCH = "caas-fixes.patch"
 
 
 class ExportScreen(CaasScreen):
@@ -59,10 +58,10 @@ class ExportScreen(CaasScreen):
         pane.show(diff_view(self.patch, pane.background_hex))
         files = sum(1 for line in self.patch.split("\n") if line.startswith("+++ "))
         hunks = sum(1 for line in self.patch.split("\n") if line.startswith("@@"))
-        message = (f"{hunks} change(s) in {files} file(s)  ·  w writes {DEFAULT_PATCH}, A applies them to the docs"
+        message = (f"{counted(hunks, 'change')} in {counted(files, 'file')}  ·  w writes a patch, A applies them to the docs"
                    if self.patch.strip() else "No fixes to export.")
-        if left_out:
-            message += f"  ·  {len(left_out)} left out: {left_out[0]}"
+        # Whole sentences, one per line (the status wraps): a reason cut mid-sentence says nothing.
+        message += "".join(f"\n{reason}" for reason in left_out)
         self._status(message)
 
     def action_write(self) -> None:
@@ -74,7 +73,8 @@ class ExportScreen(CaasScreen):
             if path:
                 self.write(path)
 
-        self.app.push_screen(PathScreen("Write the patch to (relative to the project root):", DEFAULT_PATCH), chosen)
+        # TODO(issue 15): default to default_patch_path() once tests/test_tui_review.py's export test allows it
+        self.app.push_screen(PathScreen("Write the patch to (relative to the project root):", "caas-fixes.patch"), chosen)
 
     @work(group="export-write", exit_on_error=False)
     async def write(self, path: str) -> None:
@@ -104,7 +104,7 @@ class ExportScreen(CaasScreen):
         except CaasError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
-        self.app.notify(f"Applied fixes to {len(changed)} file(s): {', '.join(changed)}", markup=False)
+        self.app.notify(f"Applied fixes to {counted(len(changed), 'file')}: {', '.join(changed)}", markup=False)
         for reason in refused:
             self.app.notify(reason, severity="warning", markup=False)
         self.applied = True

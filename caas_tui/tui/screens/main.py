@@ -18,15 +18,17 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input, OptionList
+from textual.widgets import Input, OptionList
 
 from caas_tui.errors import CaasError
 from caas_tui.live import RefreshEvent
 from caas_tui.models import Claim
+from caas_tui.tui.app_state import last_doc, remember_doc
 from caas_tui.tui.editor import open_in_editor
 from caas_tui.tui.render import fix_for, one_line
 from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.tui.screens.chain import ChainScreen
+from caas_tui.tui.screens.docpicker import DocPicker
 from caas_tui.tui.screens.export import ExportScreen
 from caas_tui.tui.screens.modals import EditFixScreen
 from caas_tui.tui.session import Session
@@ -37,7 +39,7 @@ from caas_tui.tui.widgets.lists import ClaimList, DocList
 from caas_tui.tui.widgets.panes import DocPanel, DocView
 from caas_tui.tui.widgets.query import QueryBar
 from caas_tui.tui.widgets.reviewer import ReviewRunner
-from caas_tui.tui.widgets.status import StatusLine
+from caas_tui.tui.widgets.status import CaasFooter, StatusLine
 from caas_tui.tui.widgets.watcher import NOTE_CHARS, ProjectWatcher
 
 
@@ -62,7 +64,8 @@ class MainScreen(CaasScreen):
         Binding("o", "open_editor", "Editor"),
         Binding("p", "export", "Export"),
         Binding("f2", "cycle_mode", "Mode"),
-        Binding("d", "focus_docs", "Docs", show=False),
+        Binding("d", "focus_docs", "Docs"),
+        Binding("ctrl+p", "focus_docs", "Docs", show=False),
     ]
     LETTER_ACTIONS = frozenset({"move_claim", "accept", "reject", "edit", "undo", "review_claim", "review_doc",
                                 "rereview_stale", "chain", "open_editor", "export", "focus_docs"})
@@ -104,7 +107,7 @@ class MainScreen(CaasScreen):
             yield DocPanel(id="center")
             yield self.evidence
         yield self.status
-        yield Footer()
+        yield CaasFooter()
         yield self.watcher
         yield self.runner
 
@@ -149,7 +152,8 @@ class MainScreen(CaasScreen):
             self.query_one(DocView).clear("No docs found in this project.")
             return
         paths = [d.path for d in docs]
-        doc_list.highlighted = paths.index(self.initial_doc) if self.initial_doc in paths else 0
+        first = self.initial_doc or last_doc(self.session.need_engine().cfg.caas_dir)  # else the last doc opened
+        doc_list.highlighted = paths.index(first) if first in paths else 0
         self.query_one(ClaimList).focus()
 
     # -- docs and claims --------------------------------------------------------------
@@ -170,6 +174,7 @@ class MainScreen(CaasScreen):
             self.app.notify(str(exc), severity="error", markup=False)
             return
         self.triage.open(DocEntry(path, language), claims, states)
+        await asyncio.to_thread(remember_doc, self.session.need_engine().cfg.caas_dir, path)
         claim_list = self.query_one(ClaimList)
         claim_list.border_title = f"Claims ({len(claims)})"
         self.query_one(DocView).show_doc(path, text, self.triage.marks())
@@ -396,7 +401,15 @@ class MainScreen(CaasScreen):
         self.query_one("#query", Input).focus()
 
     def action_focus_docs(self) -> None:
-        self.query_one(DocList).focus()
+        def picked(path: str | None) -> None:
+            if path is not None:
+                self.open_doc(path)
+
+        docs = self.query_one(DocList).docs
+        if not docs:
+            self.app.notify("No docs yet: the index is still being built.", severity="warning", timeout=3)
+            return
+        self.app.push_screen(DocPicker(self.session, docs, self.triage.doc_path), picked)
 
     def action_escape(self) -> None:
         if isinstance(self.app.focused, Input) or not self.cancel_review():

@@ -4,12 +4,14 @@ selected hit's text.
 The panel owns the search: where the query came from (typed, or pre-filled from a
 claim, whose own lines are then no evidence), the debounce and the worker that runs
 it. The query box itself sits in the top bar (it spans the screen); the screen hands
-its ``QueryBar.Changed`` messages here.
+its ``QueryBar.Changed`` messages here. For a claim's query the claim's whole doc
+section is hidden (the doc is no evidence for itself) unless the ``own doc`` chip is on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
@@ -25,7 +27,8 @@ from textual.worker import get_current_worker
 
 from caas_tui.errors import CaasError
 from caas_tui.models import Claim, Hit
-from caas_tui.tui.render import code_view, hit_cells, hit_header
+from caas_tui.tui.hits_view import HitRow, cells, hit_rows, plan
+from caas_tui.tui.render import code_view, hit_header
 from caas_tui.tui.session import Session
 from caas_tui.tui.widgets.panes import ScrollPane
 from caas_tui.tui.widgets.query import Query
@@ -33,35 +36,52 @@ from caas_tui.tui.widgets.query import Query
 SEARCH_DEBOUNCE_S = 0.25
 QUERY_CHARS = 300  # a claim pre-fills the query box with at most this much of its text
 
-COLUMNS = ("#", "kind", "bm25", "dense", "score", "location", "symbol")
-
-
 class HitTable(DataTable[Text]):
-    """One row per hit: rank, kind, path:lines, symbol, bm25 rank, dense rank, fused score."""
+    """One row per hit: rank, relevance, path:lines, why it is here, kind, where each search
+    placed it, symbol. Columns that don't fit the pane's width are dropped by priority."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Next hit", show=False),
         Binding("k", "cursor_up", "Previous hit", show=False),
+        Binding("question_mark", "legend", "What the columns mean"),
     ]
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)  # type: ignore[arg-type]
         self.hits: list[Hit] = []
+        self._rows: list[HitRow] = []
+        self._plan: list[tuple[str, int]] = []
 
-    def on_mount(self) -> None:
-        for name in COLUMNS:
-            self.add_column(name, key=name)
+    def _width(self) -> int:
+        return max(20, self.scrollable_content_region.width - 1)  # one cell for the vertical scrollbar
 
     def show(self, hits: Sequence[Hit], keep: str | None = None) -> None:
         """Show ``hits``, the cursor on the hit of chunk ``keep`` if it is still there (a
         re-run after a file changed should not lose the writer's place), else the first."""
         self.hits = list(hits)
-        self.clear()
-        for hit in hits:
-            self.add_row(*hit_cells(hit), key=hit.chunk.id)
-        if hits:
-            ids = [h.chunk.id for h in hits]
+        self._rows = hit_rows(self.hits)
+        self._fill(keep)
+
+    def _fill(self, keep: str | None) -> None:
+        self._plan = plan(self._rows, self._width())
+        self.clear(columns=True)
+        for name, width in self._plan:
+            self.add_column(name, key=name, width=width)
+        for hit, row in zip(self.hits, self._rows, strict=True):
+            self.add_row(*cells(row, self._plan), key=hit.chunk.id)
+        if self.hits:
+            ids = [h.chunk.id for h in self.hits]
             self.move_cursor(row=ids.index(keep) if keep in ids else 0, animate=False)
+
+    def on_resize(self) -> None:
+        if plan(self._rows, self._width()) != self._plan:
+            current = self.current
+            self._fill(current.chunk.id if current is not None else None)
+
+    def action_legend(self) -> None:
+        from caas_tui.tui.screens.help import LegendScreen  # the screens import the widgets, not back
+
+        self.app.push_screen(LegendScreen())
 
     @property
     def current(self) -> Hit | None:
@@ -92,8 +112,15 @@ def claim_query(claim: Claim) -> str:
     return " ".join(claim.text.split())[:QUERY_CHARS]
 
 
+def section_span(claim: Claim, claims: Sequence[Claim]) -> tuple[str, int, int]:
+    """The lines of ``claim``'s doc section: from the first to the last claim under the same heading."""
+    same = [c for c in claims if c.section == claim.section] if claim.section else [claim]
+    same = same or [claim]
+    return claim.doc_path, min(c.start_line for c in same), max(c.end_line for c in same)
+
+
 def without_own_lines(hits: list[Hit], span: tuple[str, int, int] | None) -> list[Hit]:
-    """Drop the chunks holding the claim itself: a claim is no evidence for itself."""
+    """Drop the chunks holding the claim itself (or its section): a claim is no evidence for itself."""
     if span is None:
         return hits
     path, start, end = span
@@ -108,6 +135,7 @@ class EvidencePanel(Vertical):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.session = session
         self._claim_span: tuple[str, int, int] | None = None  # set while the query came from a claim
+        self._claim: Claim | None = None
 
     def compose(self) -> ComposeResult:
         yield HitTable(id="hits", classes="pane")
@@ -132,11 +160,11 @@ class EvidencePanel(Vertical):
 
     # -- what starts a search ---------------------------------------------------------
     def search_typed(self, query: Query) -> None:
-        self._claim_span = None
+        self._claim_span, self._claim = None, None
         self.search(query, prefix_last=True)
 
     def search_claim(self, claim: Claim, query: Query) -> None:
-        self._claim_span = (claim.doc_path, claim.start_line, claim.end_line)
+        self._claim_span, self._claim = (claim.doc_path, claim.start_line, claim.end_line), claim
         self.search(query, prefix_last=False)
 
     def filters_changed(self, query: Query) -> None:
@@ -165,16 +193,19 @@ class EvidencePanel(Vertical):
         except CaasError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
+        span = self._claim_span
+        if self._claim is not None and not query.own_doc:
+            # The doc went away meanwhile: hide the claim's own lines only.
+            with contextlib.suppress(CaasError):
+                span = section_span(self._claim, await asyncio.to_thread(self.session.claims, self._claim.doc_path))
         if get_current_worker().is_cancelled:
             return
-        hits = without_own_lines(hits, self._claim_span)
+        hits = without_own_lines(hits, span)
         table = self.table
         table.show(hits, keep=keep)
         table.border_title = f"Evidence: {len(hits)} hits" if query.text.strip() else "Evidence"
-        marks = {h.via == "exact symbol" for h in hits if h.via}
-        legend = "  ".join(x for x, on in (("^ exact symbol", True in marks), ("+ graph", False in marks)) if on)
-        table.border_subtitle = f"{query.mode} · {'/'.join(query.kinds or ()) or 'all kinds'}" + (
-            f"  ·  {legend}" if legend else "")
+        own = "" if self._claim is None else (" · own doc shown" if query.own_doc else " · own section hidden")
+        table.border_subtitle = f"{query.mode} · {'/'.join(query.kinds or ()) or 'all kinds'}{own} · ? legend"
         if not hits:
             self.preview.show_hit(None)
 

@@ -25,13 +25,21 @@ class Query:
     text: str
     mode: str
     kinds: tuple[str, ...] | None
+    own_doc: bool = False  # a claim's own doc section counts as evidence (off: it is hidden)
+
+
+OWN_DOC = "own doc"
+_SHORT = {"hybrid": "hyb", "dense": "dns", "code": "c", "test": "t", "doc": "d", "upstream": "u", "api": "a",
+          OWN_DOC: "own"}
 
 
 class FilterBar(Widget, can_focus=True):
-    """One line of chips: ``hybrid bm25 dense │ code test doc upstream api``.
+    """One line of chips: ``hybrid bm25 dense │ code test doc upstream api │ own doc``.
 
     Left/right move between chips, space toggles a kind (or picks a mode), enter
     keeps only that kind (enter again shows all). No kind on means no filter.
+    ``own doc`` brings back the claim's own doc section as evidence. ``compact``
+    (a narrow terminal) shortens the chips to fit beside the query box.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -45,6 +53,8 @@ class FilterBar(Widget, can_focus=True):
     mode: reactive[str] = reactive("hybrid")
     kinds: reactive[frozenset[str]] = reactive(frozenset(KINDS))
     cursor: reactive[int] = reactive(0)
+    own_doc: reactive[bool] = reactive(False)
+    compact: reactive[bool] = reactive(False, layout=True)
 
     class Changed(Message):
         def __init__(self, mode: str, kinds: tuple[str, ...]) -> None:
@@ -58,7 +68,7 @@ class FilterBar(Widget, can_focus=True):
 
     @property
     def chips(self) -> tuple[str, ...]:
-        return (*MODES, *KINDS)
+        return (*MODES, *KINDS, OWN_DOC)
 
     @property
     def kind_filter(self) -> tuple[str, ...] | None:
@@ -71,14 +81,14 @@ class FilterBar(Widget, can_focus=True):
         out = Text(no_wrap=True)
         spans: list[tuple[int, int]] = []
         for i, chip in enumerate(self.chips):
-            if i == len(MODES):
-                out.append(" │ ", style="dim")
-            on = chip == self.mode if chip in MODES else chip in self.kinds
+            if i in (len(MODES), len(MODES) + len(KINDS)):
+                out.append("│" if self.compact else " │ ", style="dim")
+            on = chip == self.mode if chip in MODES else self.own_doc if chip == OWN_DOC else chip in self.kinds
             style = ("bold reverse" if chip in MODES else "bold") if on else "dim"
             if self.has_focus and i == self.cursor:
                 style += " underline"
             start = out.cell_len
-            out.append(f" {chip} ", style=style)
+            out.append(f" {_SHORT.get(chip, chip) if self.compact else chip} ", style=style)
             spans.append((start, out.cell_len))
         self._spans = spans
         return out
@@ -94,7 +104,7 @@ class FilterBar(Widget, can_focus=True):
 
     def action_solo(self) -> None:
         chip = self.chips[self.cursor]
-        if chip in MODES:
+        if chip in MODES or chip == OWN_DOC:
             self._activate(chip)
             return
         self.kinds = frozenset(KINDS) if self.kinds == {chip} else frozenset({chip})
@@ -103,6 +113,8 @@ class FilterBar(Widget, can_focus=True):
     def _activate(self, chip: str) -> None:
         if chip in MODES:
             self.mode = chip
+        elif chip == OWN_DOC:
+            self.own_doc = not self.own_doc
         else:
             self.kinds = self.kinds - {chip} if chip in self.kinds else self.kinds | {chip}
         self._post()
@@ -154,7 +166,7 @@ class QueryBar(Horizontal):
     def current(self, text: str | None = None) -> Query:
         """The query as it stands (``text``: the box's text as a message reported it)."""
         filters = self.filters
-        return Query(self.input.value if text is None else text, filters.mode, filters.kind_filter)
+        return Query(self.input.value if text is None else text, filters.mode, filters.kind_filter, filters.own_doc)
 
     def prefill(self, text: str) -> Query:
         """Put ``text`` in the box without it counting as typing; returns the query it makes."""
@@ -163,6 +175,9 @@ class QueryBar(Horizontal):
             box.value = text
         box.cursor_position = 0
         return self.current()
+
+    def on_resize(self) -> None:
+        self.filters.compact = self.size.width < 120
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()

@@ -22,6 +22,7 @@ from textual.worker import get_current_worker
 
 from caas_tui.errors import CaasError
 from caas_tui.models import Claim, Verdict
+from caas_tui.review.textutil import counted
 from caas_tui.tui.session import Session
 from caas_tui.tui.state import ClaimState
 
@@ -76,7 +77,9 @@ class ReviewRunner(Widget):
             self.app.notify(str(exc), severity="error", markup=False)
             return
         self.post_message(self.StatesChanged({claim.id: state}))
-        if decision == "accepted" and state.verdict is not None and state.verdict.fix is None:
+        if decision == "edited" and state.decision != "edited":
+            self.app.notify("The edited fix is the proposed one: nothing decided (a accepts it as it is).", timeout=4)
+        elif decision == "accepted" and state.verdict is not None and state.verdict.fix is None:
             self.app.notify("Accepted (no fix to export for this claim).", timeout=3)
 
     @work(group="store", exit_on_error=False)
@@ -150,7 +153,7 @@ class ReviewRunner(Widget):
             cost[0] = describe() if callable(describe) else str(usage)
             self.post_message(self.Progress(None, right=Text(f"Claude: {cost[0]}")))
 
-        self.post_message(self.Progress(f"Reviewing {len(claims)} claim(s) with {who}…", 0, len(claims)))
+        self.post_message(self.Progress(f"Reviewing {counted(len(claims), 'claim')} with {who}…", 0, len(claims)))
         port = self.session.need_port()
         try:
             verdicts: list[Verdict] = port.review(claims, reviewer, progress=progress, on_usage=on_usage, cancel=cancel)
@@ -161,7 +164,7 @@ class ReviewRunner(Widget):
         finally:
             cancel.set()
         cancelled = get_current_worker().is_cancelled or len(verdicts) < len(claims)
-        note = f"Reviewed {len(verdicts)}/{len(claims)} claim(s) with {who}"
+        note = f"Reviewed {len(verdicts)}/{counted(len(claims), 'claim')} with {who}"
         if reviewer == "claude" and cost[0]:
             note += f" ({cost[0]})"
         self.post_message(self.Finished(states, note + (" — cancelled" if cancelled else ""), "information"))

@@ -1,11 +1,13 @@
-"""The status line: what is running (with a progress bar), the verdict tally, Claude's cost."""
+"""The status line: what is running (with a progress bar), the verdict tally, Claude's cost;
+and the footer, which shows the bindings that fit the terminal's width."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import ProgressBar, Static
+from textual.widgets import Footer, ProgressBar, Static
+from textual.widgets._footer import FooterKey
 
 from caas_tui.tui.render import tally_text
 from caas_tui.tui.triage import Tally
@@ -59,3 +61,41 @@ class StatusLine(Horizontal):
             text.append(f" {tally.decided}/{tally.total} decided" if compact
                         else f"decided {tally.decided}/{tally.total}", style="dim")
         self.right(text)
+
+
+# Footer keys, most useful first: those that don't fit the width are left out (F1 lists all).
+FOOTER_PRIORITY = ("help", "accept", "reject", "edit", "review_claim", "review_doc", "rereview_stale", "focus_docs",
+                   "focus_query", "undo", "chain", "open_editor", "export", "review_claude", "cycle_mode", "quit")
+# Shorter words below 120 columns, so more keys fit.
+FOOTER_SHORT = {"edit": "Edit", "review_doc": "Doc", "rereview_stale": "Stale", "open_editor": "Edit file",
+                "review_claude": "Claude", "focus_query": "Find"}
+PALETTE_CELLS = 14  # the command palette key on the right
+
+
+class CaasFooter(Footer):
+    """A footer that never overflows: keys by FOOTER_PRIORITY while they fit, short words when narrow."""
+
+    def compose(self) -> ComposeResult:
+        width = self.app.size.width
+        narrow = width < 120
+        items = list(super().compose())
+        keys = [w for w in items if isinstance(w, FooterKey) and w.action in FOOTER_PRIORITY]
+        for key in keys:
+            if narrow and key.action in FOOTER_SHORT:
+                key.description = FOOTER_SHORT[key.action]
+        keys.sort(key=lambda k: FOOTER_PRIORITY.index(k.action))
+        room, shown = width - PALETTE_CELLS, set()
+        for key in keys:
+            cells = len(key.key_display) + len(key.description) + (2 if narrow else 3)
+            if cells <= room:
+                room -= cells
+                shown.add(id(key))
+        for item in items:
+            if not isinstance(item, FooterKey) or item.action not in FOOTER_PRIORITY or id(item) in shown:
+                yield item
+
+    def on_resize(self) -> None:
+        if self.size.width != getattr(self, "_laid_out_for", None):
+            self._laid_out_for = self.size.width
+            self.compact = self.app.size.width < 120
+            self.recompose()

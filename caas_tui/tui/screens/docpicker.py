@@ -1,0 +1,190 @@
+"""The doc picker (``d``, ctrl+p): guides and tutorials first, API modules apart, a fuzzy
+filter as you type, and per doc how many claims it has, how many are flagged and decided.
+
+The counts come from the verdict store in a thread worker, so the picker opens at once
+and fills its numbers in when they are ready.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
+
+from caas_tui.errors import CaasError
+from caas_tui.tui.session import Session
+from caas_tui.tui.state import DocEntry
+
+FLAGGED = frozenset({"contradicted", "incomplete", "stale"})
+
+
+@dataclass(frozen=True, slots=True)
+class DocCounts:
+    claims: int
+    flagged: int
+    decided: int
+
+
+def fuzzy_score(query: str, path: str) -> tuple[int, int, int] | None:
+    """``None`` unless every character of ``query`` appears in ``path`` in order (any case).
+    Lower sorts first: a plain substring, then matches in the file name, then shorter gaps."""
+    q, p = query.lower().replace(" ", ""), path.lower()
+    if not q:
+        return (0, 0, 0)
+    if q in p:
+        return (0, 0 if q in p.rsplit("/", 1)[-1] else 1, p.index(q))
+    pos, gaps, last = 0, 0, -1
+    for ch in q:
+        found = p.find(ch, pos)
+        if found < 0:
+            return None
+        if last >= 0:
+            gaps += found - last - 1
+        last, pos = found, found + 1
+    return (1, 0 if last > p.rfind("/") else 1, gaps)
+
+
+def ordered(docs: Sequence[DocEntry], query: str) -> tuple[list[DocEntry], list[DocEntry]]:
+    """(guides, API modules) matching ``query``, best match first (listed order when empty)."""
+    scored = [(s, i, d) for i, d in enumerate(docs) if (s := fuzzy_score(query, d.path)) is not None]
+    scored.sort(key=lambda t: (t[0], t[1]) if query else (t[1],))
+    guides = [d for _, _, d in scored if d.language != "python"]
+    modules = [d for _, _, d in scored if d.language == "python"]
+    return guides, modules
+
+
+def doc_counts(session: Session, path: str) -> DocCounts:
+    """Claims, flagged and decided verdicts of one doc (blocks: call from a worker thread)."""
+    claims = session.claims(path)
+    states = session.store_call_sync(session.need_port().states, claims) if claims else {}
+    return DocCounts(
+        len(claims),
+        sum(1 for s in states.values() if s.label in FLAGGED),
+        sum(1 for s in states.values() if s.decision != "pending"),
+    )
+
+
+class DocPicker(ModalScreen[str | None]):
+    """Type to filter; up/down to move; enter opens the doc; escape closes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close the picker"),
+        Binding("down", "move(1)", "Next doc", show=False),
+        Binding("up", "move(-1)", "Previous doc", show=False),
+        Binding("enter", "pick", "Open the doc", show=False),
+    ]
+
+    def __init__(self, session: Session, docs: Sequence[DocEntry], current: str | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.docs = list(docs)
+        self.current = current
+        self.counts: dict[str, DocCounts] = {}
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog picker"):
+            yield Input(placeholder="Type to filter docs (fuzzy): tut, api gd, scene.py", id="picker-query")
+            yield OptionList(id="picker-list")
+            yield Static("", id="picker-status", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self._fill("")
+        self.count_all()
+
+    @property
+    def options(self) -> OptionList:
+        return self.query_one(OptionList)
+
+    def _prompt(self, doc: DocEntry, width: int) -> Text:
+        counts = self.counts.get(doc.path)
+        tail = Text(no_wrap=True)
+        if counts is None:
+            tail.append("…", style="dim")
+        else:
+            tail.append(f"{counts.claims:>3} claims", style="dim" if not counts.claims else "")
+            tail.append(f" {counts.flagged:>3} flagged", style="bold #ff5f5f" if counts.flagged else "dim")
+            tail.append(f" {counts.decided:>3} decided", style="dim" if not counts.decided else "")
+        room = max(10, width - tail.cell_len - 2)
+        name = doc.path if len(doc.path) <= room else "…" + doc.path[-(room - 1):]  # keep the file name
+        line = Text(no_wrap=True)
+        line.append(name, style="bold" if doc.path == self.current else "")
+        line.append(" " * max(1, width - len(name) - tail.cell_len))
+        line.append_text(tail)
+        return line
+
+    def _fill(self, query: str) -> None:
+        guides, modules = ordered(self.docs, query)
+        width = max(30, self.options.scrollable_content_region.width - 1 or 70)
+        options: list[Option | None] = []
+        for title, docs in (("Guides and tutorials", guides), ("API modules (docstrings)", modules)):
+            if not docs:
+                continue
+            if options:
+                options.append(None)
+            options.append(Option(Text(f"{title} ({len(docs)})", style="bold underline"), disabled=True))
+            options += [Option(self._prompt(d, width), id=d.path) for d in docs]
+        listing = self.options
+        highlighted = listing.highlighted_option.id if listing.highlighted_option is not None else None
+        listing.set_options(options)
+        keep = highlighted if query == "" and highlighted else (self.current if not query else None)
+        ids = [o.id for o in options if o is not None and not o.disabled]
+        if ids:
+            listing.highlighted = listing.get_option_index(keep if keep in ids else ids[0])
+        shown = len(guides) + len(modules)
+        self.query_one("#picker-status", Static).update(Text(
+            f"{shown} of {len(self.docs)} docs · flagged = contradicted, incomplete or stale · enter opens, esc closes",
+            style="dim"))
+
+    @on(Input.Changed, "#picker-query")
+    def _filter(self, event: Input.Changed) -> None:
+        self._fill(event.value)
+
+    @on(Input.Submitted, "#picker-query")
+    def _submitted(self) -> None:
+        self.action_pick()
+
+    @on(OptionList.OptionSelected, "#picker-list")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_id is not None:
+            self.dismiss(event.option_id)
+
+    def action_move(self, step: int) -> None:
+        self.options.action_cursor_down() if step > 0 else self.options.action_cursor_up()
+
+    def action_pick(self) -> None:
+        option = self.options.highlighted_option
+        if option is not None and option.id is not None:
+            self.dismiss(option.id)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @work(thread=True, exclusive=True, group="doc-counts", exit_on_error=False)
+    def count_all(self) -> None:
+        worker = get_current_worker()
+        counts: dict[str, DocCounts] = {}
+        for doc in self.docs:
+            if worker.is_cancelled:
+                return
+            try:
+                counts[doc.path] = doc_counts(self.session, doc.path)
+            except CaasError:
+                continue  # an unreadable doc shows no numbers; opening it says why
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._counted, counts)
+
+    def _counted(self, counts: dict[str, DocCounts]) -> None:
+        self.counts = counts
+        if self.is_attached:
+            self._fill(self.query_one(Input).value)
