@@ -48,15 +48,29 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import stdlib_corpus
 from stdlib_corpus import Query, make_corpus, sample
 
 from caas_tui.index.encoders import default_model_dir, load_encoder
 from caas_tui.index.protocols import Encoder
 from caas_tui.retrieve.engine import Engine
+from caas_tui.retrieve.priors import is_test_chunk
+from caas_tui.retrieve.ranking import DEFAULT_POLICY, RankPolicy
 from caas_tui.retrieve.request import SearchRequest, as_mode
 from caas_tui.retrieve.rerank import DEFAULT_BUDGET_S, TORCH_SPEC, default_spec, load_reranker
 
 CORPUS_MARKER = ".bench-corpus.json"
+# Fusion policies compared in-process on one built index (``--variants``); "rrf" is the
+# policy before issue 21, "default" the shipped one.
+VARIANTS: dict[str, RankPolicy] = {
+    "default": DEFAULT_POLICY,
+    "rrf": RankPolicy(fusion="rrf", priors=False, claims=False),
+    "rrf sentence w(0.7,1)": RankPolicy(fusion="rrf", priors=False, claims=False, sentence_weights=(0.7, 1.0)),
+    "rrf + priors": RankPolicy(fusion="rrf", priors=True, claims=False),
+    "minmax": RankPolicy(fusion="minmax", priors=False, claims=False),
+    "zscore": RankPolicy(fusion="zscore", priors=False, claims=False),
+    "minmax + priors": RankPolicy(fusion="minmax", priors=True, claims=False),
+}
 
 
 class TimedEncoder:
@@ -92,13 +106,17 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def corpus(work: Path, source: Path | None = None) -> tuple[Path, list[Query]]:
-    """The blanked corpus under ``work`` (made once; the stdlib unless ``source``) and all its queries."""
+def corpus(work: Path, source: Path | None = None, keep_tests: bool = False) -> tuple[Path, list[Query]]:
+    """The blanked corpus under ``work`` (made once; the stdlib unless ``source``) and all its
+    queries; ``keep_tests`` keeps test folders in the corpus (queries still target definitions)."""
     root = work / "quality"
     marker = work / CORPUS_MARKER
     if marker.is_file() and root.is_dir():
         return root, [Query(**q) for q in json.loads(marker.read_text())]
+    if keep_tests:
+        stdlib_corpus.SKIP_DIRS.difference_update({"test", "tests"})
     queries = make_corpus(root, blank_docstrings=True, source=source)
+    queries = [q for q in queries if not _test_path(q.path)]  # definition queries only
     marker.write_text(json.dumps([q.__dict__ for q in queries]))
     return root, queries
 
@@ -123,6 +141,11 @@ def open_engine(root: Path, work: Path, slug: str, encoder: Encoder) -> tuple[En
     return engine, stats
 
 
+def _test_path(path: str) -> bool:
+    parts = path.split("/")
+    return any(p in ("test", "tests", "testing") for p in parts[:-1]) or parts[-1].startswith("test_")
+
+
 def _is_target(hit_chunk: object, q: Query) -> bool:
     return (hit_chunk.path == q.path and hit_chunk.symbol == q.symbol  # type: ignore[attr-defined]
             and hit_chunk.kind == "code")  # type: ignore[attr-defined]
@@ -133,7 +156,7 @@ def run_row(engine: Engine, queries: list[Query], warmup: list[Query], mode: str
     for q in warmup:
         engine.search(q.text, 10, mode=mode, rerank=rerank)
     rr: list[float] = []
-    hits10 = 0
+    hits10 = file10 = top1_test = 0
     times: list[float] = []
     timeouts = 0
     reranked: list[int] = []
@@ -145,10 +168,13 @@ def run_row(engine: Engine, queries: list[Query], warmup: list[Query], mode: str
         pos = next((h.rank for h in hits if _is_target(h.chunk, q)), None)
         rr.append(1 / pos if pos else 0.0)
         hits10 += pos is not None
+        file10 += any(h.chunk.path == q.path for h in hits[:10])
+        top1_test += bool(hits) and is_test_chunk(hits[0].chunk)
         if result.rerank is not None:
             timeouts += result.rerank.timed_out
             reranked.append(result.rerank.reranked)
-    row = {"mrr@10": statistics.fmean(rr), "hit@10": hits10 / len(queries),
+    row = {"mrr@10": statistics.fmean(rr), "hit@10": hits10 / len(queries), "file_hit@10": file10 / len(queries),
+           "top1_test": top1_test / len(queries),
            "p50_ms": statistics.median(times), "p95_ms": _pct(times, 0.95)}
     if rerank:
         row["timed_out"] = timeouts
@@ -164,6 +190,9 @@ def main() -> int:
     ap.add_argument("--work", type=Path, default=None, help="keep corpus and indexes here (default: a temp dir)")
     ap.add_argument("--corpus", type=Path, default=None, help="a folder of Python code to use instead of the "
                     "stdlib (a package never used in training, for a held-out check); use its own --work")
+    ap.add_argument("--keep-tests", action="store_true", help="keep test folders in the corpus (a fresh --work)")
+    ap.add_argument("--variants", default=None, help="comma-separated fusion policies to compare on the first "
+                    f"index ({', '.join(VARIANTS)}; 'all' for every one)")
     ap.add_argument("--no-transformer", action="store_true", help="skip the MiniLM transformer rows")
     ap.add_argument("--no-rerank", action="store_true")
     ap.add_argument("--rerank-spec", default=None, help="reranker model spec (default: rerank.default_spec(): "
@@ -181,7 +210,7 @@ def main() -> int:
         args.work = Path(tmp.name)
     work: Path = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    root, all_queries = corpus(work, args.corpus.resolve() if args.corpus else None)
+    root, all_queries = corpus(work, args.corpus.resolve() if args.corpus else None, args.keep_tests)
     chosen = sample(all_queries, args.queries)
     chosen_set = {(q.path, q.symbol) for q in chosen}
     warmup = [q for q in sample(all_queries, args.queries + 40, seed=11) if (q.path, q.symbol) not in chosen_set][:10]
@@ -207,6 +236,12 @@ def main() -> int:
                 rows["bm25"] = run_row(engine, chosen, warmup, "bm25")
             rows[f"dense ({slug})"] = run_row(engine, chosen, warmup, "dense")
             rows[f"hybrid ({slug})"] = run_row(engine, chosen, warmup, "hybrid")
+            if args.variants and slug == encoders[0][0]:
+                names = list(VARIANTS) if args.variants == "all" else args.variants.split(",")
+                for name in names:
+                    engine.policy = VARIANTS[name]
+                    rows[f"hybrid ({slug}), {name}"] = run_row(engine, chosen, warmup, "hybrid")
+                engine.policy = DEFAULT_POLICY
             rerank_slug = "new" if args.new_model is not None else "old"  # rerank the best static hybrid only
             if slug == rerank_slug and have_st and not args.no_rerank:
                 spec = args.rerank_spec or default_spec()
@@ -233,13 +268,14 @@ def main() -> int:
     report = json.loads(re.sub(r'(?<=["(:])/[^"@]*/([^"/@]+)', r"\1", json.dumps(report)))  # no local paths
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2))
-    print("| run | MRR@10 | hit@10 | index encode s (chunks/s) | query p50 ms | p95 ms |")
-    print("|---|---|---|---|---|---|")
+    print("| run | MRR@10 | hit@10 | file hit@10 | top-1 is a test | index encode s (chunks/s) | query p50 ms | p95 ms |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, r in rows.items():
         enc = "-" if "encode_s" not in r or name == "bm25" else f"{r['encode_s']:.1f} ({r['chunks_per_s']:.0f}/s)"
         extra = f" (re-ranked {r['mean_reranked']:.0f}/50 on average, {r['timed_out']:.0f} out of time)" \
             if "timed_out" in r else ""
-        print(f"| {name}{extra} | {r['mrr@10']:.3f} | {r['hit@10']:.3f} | {enc} | {r['p50_ms']:.1f} | "
+        print(f"| {name}{extra} | {r['mrr@10']:.3f} | {r['hit@10']:.3f} | {r['file_hit@10']:.3f} | "
+              f"{r['top1_test']:.1%} | {enc} | {r['p50_ms']:.1f} | "
               f"{r['p95_ms']:.1f} |")
     chunks = next(iter(index_stats.values()))["chunks"]
     print(f"\n{chunks} chunks; {len(chosen)} queries; rerank budget {DEFAULT_BUDGET_S * 1000:.0f} ms")

@@ -52,7 +52,7 @@ DOC_SUFFIXES = (".md", ".rst")
 # Pages about the project rather than its API (any path part naming history: ``versionhistory.rst``,
 # ``change_log/release-2.1.md``): history is true by construction, the rest has no API claims.
 SKIP_DOCS = re.compile(
-    r"(?:^|/)(?:[^/]*(?:change_?log|changes|history|release[-_]?notes?|whatsnew)[^/]*|news(?:\.\w+)?)(?:/|$)"
+    r"(?:^|/)(?:[^/]*(?:change_?log|changes|history|release[-_]?notes?|whats_?new)[^/]*|news(?:\.\w+)?)(?:/|$)"
     r"|(?:^|/)(?:license|authors|contributing|code_of_conduct|kudos|whos_using|donate|ecosystem|upgrading"
     r"|migration)[^/]*$",
     re.IGNORECASE,
@@ -98,6 +98,9 @@ CURRENT_ONLY: dict[str, Package] = {
         Package("trio", ("trio",), "", "0.27.0", "reST guides"),
         Package("jsonschema", ("jsonschema",), "", "4.23.0", "reST guides"),
         Package("babel", ("babel",), "", "2.16.0", "reST guides"),
+        Package("wtforms", ("wtforms",), "", "3.1.2", "reST guides"),
+        Package("pluggy", ("pluggy",), "", "1.5.0", "one reST guide"),
+        Package("more-itertools", ("more_itertools",), "", "10.5.0", "reST API pages"),
     )
 }
 

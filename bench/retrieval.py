@@ -30,6 +30,7 @@ from stdlib_corpus import Query, make_corpus, sample  # noqa: E402
 
 from caas_tui.models import Chunk  # noqa: E402
 from caas_tui.retrieve.engine import Engine  # noqa: E402
+from caas_tui.retrieve.priors import is_test_chunk  # noqa: E402
 
 MODES = ("bm25", "dense", "hybrid")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -117,8 +118,10 @@ def keyword_baseline(chunks: list[Chunk], q: Query, counts: list[Counter[str]] |
 
 
 def evaluate(engine: Engine, chosen: list[Query], *, warmup: int = 20) -> dict[str, dict[str, float]]:
-    """Per mode and for the keyword baseline: MRR@10, hit@10, the mean span (lines) of the
-    chunk that was the hit, and query latency (after ``warmup`` unmeasured queries)."""
+    """Per mode and for the keyword baseline: MRR@10, hit@10, file hit@10 (some top-10 hit is
+    in the target's file), the share of queries whose top hit is a test, the mean span
+    (lines) of the chunk that was the hit, and query latency (after ``warmup`` unmeasured
+    queries)."""
     chunks = [c for c in engine.chunks() if c.kind == "code"]
     counts = [Counter(_WORD.findall(c.text.lower())) for c in chunks]
     rankers = {m: (lambda q, m=m: [h.chunk for h in engine.search(q.text, 10, mode=m)]) for m in MODES}
@@ -128,18 +131,21 @@ def evaluate(engine: Engine, chosen: list[Query], *, warmup: int = 20) -> dict[s
         for q in chosen[:warmup]:
             ranker(q)
         rr, hit, spans, times = [], 0, [], []
+        file_hit = top1_test = 0
         for q in chosen:
             t0 = time.perf_counter()
             ranked = ranker(q)
             times.append((time.perf_counter() - t0) * 1000)
+            file_hit += any(c.path == q.path for c in ranked[:10])
+            top1_test += bool(ranked) and is_test_chunk(ranked[0])
             pos = next((i for i, c in enumerate(ranked, 1) if is_target(c, q)), None)
             rr.append(1 / pos if pos else 0.0)
             if pos is not None:
                 hit += 1
                 spans.append(ranked[pos - 1].end_line - ranked[pos - 1].start_line + 1)
         results[name] = {
-            "mrr@10": statistics.fmean(rr), "hit@10": hit / len(chosen),
-            "mean_hit_span": statistics.fmean(spans) if spans else 0.0,
+            "mrr@10": statistics.fmean(rr), "hit@10": hit / len(chosen), "file_hit@10": file_hit / len(chosen),
+            "top1_test": top1_test / len(chosen), "mean_hit_span": statistics.fmean(spans) if spans else 0.0,
             "p50_ms": statistics.median(times), "p95_ms": pct(times, 0.95),
         }
     return results
@@ -150,7 +156,8 @@ def quality(work: Path, n_queries: int) -> tuple[dict[str, dict[str, float]], li
     queries = make_corpus(corpus, blank_docstrings=True)
     chosen = sample(queries, n_queries)
     engine = Engine.open(corpus, index_dir=work / "quality-index", lexical=LEXICAL)
-    results = {name: {k: r[k] for k in ("mrr@10", "hit@10", "mean_hit_span")} for name, r in evaluate(engine, chosen).items()}
+    keep = ("mrr@10", "hit@10", "file_hit@10", "top1_test", "mean_hit_span")
+    results = {name: {k: r[k] for k in keep} for name, r in evaluate(engine, chosen).items()}
     engine.close()
     return results, chosen
 
@@ -172,12 +179,12 @@ def main() -> int:
     report = {"quality": qual, "speed": spd, "peak_rss_mb": rss_mb, "n_quality_queries": len(chosen)}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2))
-    print("| mode | MRR@10 | hit@10 |" + (" p50 ms | p95 ms |" if spd else ""))
-    print("|---|---|---|" + ("---|---|" if spd else ""))
+    print("| mode | MRR@10 | hit@10 | file hit@10 | top-1 is a test |" + (" p50 ms | p95 ms |" if spd else ""))
+    print("|---|---|---|---|---|" + ("---|---|" if spd else ""))
     for name, r in qual.items():
         lat = spd["latency"].get(name) if spd else None  # type: ignore[union-attr]
         extra = f" {lat['p50_ms']:.1f} | {lat['p95_ms']:.1f} |" if lat else (" - | - |" if spd else "")
-        print(f"| {name} | {r['mrr@10']:.3f} | {r['hit@10']:.3f} |{extra}")
+        print(f"| {name} | {r['mrr@10']:.3f} | {r['hit@10']:.3f} | {r['file_hit@10']:.3f} | {r['top1_test']:.1%} |{extra}")
     if spd:
         print(
             f"\nchunks {spd['chunks']} in {spd['files']} files; cold index {spd['cold_index_s']:.1f} s; "

@@ -12,6 +12,6 @@ DEFAULT_MAX_FILE_BYTES = 1_000_000  # indexing and review read no file over this
 # of being parsed, and keeps at most MAX_CHUNKS_PER_FILE chunks: memory stays bounded.
 LARGE_FILE_BYTES = 2_000_000
 MAX_CHUNKS_PER_FILE = 5_000
-MAX_CLAIMS_PER_DOC = 5_000  # a doc with more is refused by review: nobody triages that by eye
+MAX_CLAIMS_PER_DOC = 5_000  # claims past this are dropped, with one warning: nobody triages that by eye
 MAX_SPAN_CHARS = 20_000  # read_span (app evidence pane, MCP read_span, the reviewers' tools)
 MCP_OUTPUT_CHARS = 12_000  # the whole JSON answer of one MCP tool call (configurable per server)

@@ -1,4 +1,5 @@
-"""Regenerate screenshots/*.svg and *.png of the review app on sample_project at 160x45.
+"""Regenerate screenshots/*.svg and *.png of the review app on sample_project at 160x45
+(and the triage screen at 80x24 too).
 
     /work/venv/bin/python scripts/screenshots.py [--out screenshots] [--size 160x45]
 
@@ -22,6 +23,7 @@ from textual.widgets import Tree
 from caas_tui.tui.app import CaasApp
 from caas_tui.tui.screens.main import MainScreen
 from caas_tui.tui.testing import copy_project, no_blink, settle, svg_for_cairo
+from caas_tui.tui.widgets.evidence import HitTable
 from caas_tui.tui.widgets.lists import ClaimList
 
 REPO = Path(__file__).resolve().parents[1]
@@ -108,7 +110,32 @@ async def export(pilot: Pilot) -> None:
     await pilot.pause(0.2)
 
 
-SCENES: dict[str, Scene] = {"triage": triage, "chain": chain, "export": export}
+async def picker(pilot: Pilot) -> None:
+    """The doc picker (d) after a review, filtered by typing."""
+    screen = await _review(pilot, TUTORIAL)
+    screen.query_one(ClaimList).focus()
+    await pilot.press("d")
+    await settle(pilot)
+    await pilot.press(*"tut")
+    await settle(pilot)
+    pilot.app.clear_notifications()
+    await pilot.pause(0.2)
+
+
+async def legend(pilot: Pilot) -> None:
+    """? on the evidence pane: what the glyphs and the columns mean."""
+    screen = await _review(pilot, TUTORIAL)
+    screen.query_one(HitTable).focus()
+    await pilot.press("question_mark")
+    await settle(pilot)
+    pilot.app.clear_notifications()
+    await pilot.pause(0.2)
+
+
+SCENES: dict[str, Scene] = {"triage": triage, "chain": chain, "export": export, "picker": picker, "legend": legend}
+# Scenes shot again at a small terminal size (name_80x24), to show the layout fits.
+SMALL_SCENES = ("triage",)
+SMALL = (80, 24)
 
 
 async def shoot(name: str, scene: Scene, out: Path, size: tuple[int, int], work: Path) -> Path:
@@ -138,8 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     width, height = (int(v) for v in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="caas-shots-") as tmp:
-        for name in args.only or list(SCENES):
-            png = asyncio.run(shoot(name, SCENES[name], args.out, (width, height), Path(tmp)))
+        shots = [(name, name, (width, height)) for name in args.only or list(SCENES)]
+        shots += [(f"{name}_{SMALL[0]}x{SMALL[1]}", name, SMALL) for name, _, _ in list(shots) if name in SMALL_SCENES]
+        for shot, name, size in shots:
+            png = asyncio.run(shoot(shot, SCENES[name], args.out, size, Path(tmp)))
             print(f"wrote {png.relative_to(REPO) if png.is_relative_to(REPO) else png}")
     return 0
 

@@ -152,7 +152,7 @@ def python_items(rel: str, text: str, package: str, stdlib: StdlibFingerprints |
     blanked, docs = blank_docstrings(text, _module_name(rel))
     contaminated: set[str] = set()
     items: list[Item] = []
-    for qual, doc, is_func in docs:
+    for qual, doc, _is_func in docs:
         sentence = first_sentence(doc)
         if stdlib is not None and normalise(sentence) in stdlib.sentences:
             contaminated.add(qual)

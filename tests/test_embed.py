@@ -79,7 +79,7 @@ def test_local_loads_leave_hub_offline_setting_alone(tiny: Path, monkeypatch: py
     before = constants.HF_HUB_OFFLINE
     load_encoder(str(tiny))
     assert "HF_HUB_OFFLINE" not in os.environ
-    assert constants.HF_HUB_OFFLINE == before
+    assert before == constants.HF_HUB_OFFLINE
 
 
 def test_default_model_loads_once_and_ranks_related_text_higher() -> None:

@@ -137,7 +137,7 @@ def test_mean_pooling_ignores_padding_and_keeps_input_order(folder: Path, tmp_pa
     texts = ["add a body", "remove the body from the world", "step"]
     out = enc.encode(texts)
     assert out.dtype == np.float32 and out.shape == (3, 6)
-    for row, text in zip(out, texts):
+    for row, text in zip(out, texts, strict=True):
         assert np.allclose(row, _expected(text), atol=1e-5)  # padding (id 0, value 100) did not leak in
     feeds = enc._session.feeds  # type: ignore[attr-defined]
     assert all(set(f) == {"input_ids", "attention_mask"} for f in feeds)  # only what the graph takes

@@ -181,6 +181,15 @@ def test_review_execute_json_reports_the_two_planted_failures(tmp_path):
     first = next(c for c in docs["docs/quickstart.md"]["claims"] if c["line"] == 9)
     ran = next(v for v in first["verdicts"] if v["reviewer"] == "execute")
     assert (ran["verdict"], ran["rationale"]) == ("unverified", "ran without error")
+    # the store (what the app shows: the latest verdict) gets an execute verdict only where it prevails
+    from caas_tui.config import load_config
+    from caas_tui.review import VerdictStore
+
+    with VerdictStore.open(load_config(project)) as store:
+        stored = {(sv.claim.start_line, sv.verdict.reviewer) for sv in store.all("docs/quickstart.md")}
+    assert {(21, "execute"), (30, "execute"), (42, "execute")} <= stored
+    assert (9, "execute") not in stored and (9, "static") in stored  # static consistent beats "ran without error"
+    assert not {line for line, reviewer in stored if reviewer == "execute"} - {21, 30, 42}
     # the two planted failures are registered
     ids = {f["id"] for f in _planted() if f["doc"] == "docs/quickstart.md"}
     assert ids == {"quickstart-add-after-spawn", "quickstart-stale-normalized-output"}
@@ -199,3 +208,30 @@ def test_config_turns_execution_on_and_a_bad_python_is_one_line(tmp_path):
     assert any(v["reviewer"] == "execute" for c in claims for v in c.get("verdicts", ()))
     bad = subprocess.run([*cmd, "--python", str(tmp_path / "nope")], capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "no such interpreter" in bad.stderr
+
+
+def test_top_level_await_runs_on_one_loop_per_session():
+    result = run("import asyncio\nasync def twice(x):\n    await asyncio.sleep(0)\n    return 2 * x\n"
+                 "value = await twice(21)", "print(value, await twice(1))")
+    assert [o.status for o in result.outcomes] == ["ok", "ok"]
+    assert result.outcomes[1].output.strip() == "42 2"
+
+
+def test_a_block_that_kills_the_interpreter_is_reported_not_lost():
+    result = run("print('before')", "import os\nos._exit(3)", "print('after')")
+    assert [o.status for o in result.outcomes] == ["ok", "crashed", "not-run"]
+    assert "exit code 3" in result.outcomes[1].note
+
+
+@needs_bwrap
+def test_the_callers_home_is_not_visible():
+    home = Path.home()
+    secret = home / f".caas-exec-secret-{os.getpid()}"
+    secret.write_text("token")
+    try:
+        result = run(f"print(open({str(secret)!r}).read())")
+    finally:
+        secret.unlink()
+    error = result.outcomes[0].error
+    assert error is not None and error.is_a("FileNotFoundError", "PermissionError")
+    assert "token" not in result.outcomes[0].output

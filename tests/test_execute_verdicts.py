@@ -33,6 +33,10 @@ w.explode()
 ```
 
 ```python
+w.implode()
+```
+
+```python
 import numpy_that_is_not_installed
 ```
 
@@ -42,6 +46,10 @@ open("weights.bin").read()
 
 ```python
 undefined_helper()
+```
+
+```python
+name = input("Your name: ")
 ```
 
 ```pycon
@@ -103,6 +111,12 @@ def test_block_without_outputs_to_compare_ran_without_error(reviewed):
     assert view is not None and view.status == "ok" and view.output == "0\n"
 
 
+def test_a_missing_attribute_points_at_the_class(reviewed):
+    v = reviewed[2]["w.implode()"]
+    assert v.verdict == "contradicted" and "has no attribute 'implode'" in v.rationale
+    assert [(e.path, e.symbol, e.note) for e in v.evidence] == [("pkg/world.py", "pkg.world.World", "defines no 'implode'")]
+
+
 def test_raise_from_project_code_is_contradicted_with_frames(reviewed):
     root, _, by_first, _ = reviewed
     v = by_first["w.explode()"]
@@ -123,6 +137,7 @@ def test_raise_from_project_code_is_contradicted_with_frames(reviewed):
     ("import numpy_that_is_not_installed", "third-party module 'numpy_that_is_not_installed' is not installed"),
     ("open(\"weights.bin\").read()", "the doc says to download"),
     ("undefined_helper()", "uses a name"),
+    ('name = input("Your name: ")', "waits for keyboard input"),
 ])
 def test_environment_failures_are_unverified(reviewed, first, reason):
     # the guide says "Install the dependencies first" but never "download": the file rule applies
@@ -256,3 +271,26 @@ def test_docstring_doctest_fix_covers_every_stale_output_and_makes_it_pass(tmp_p
     spec.loader.exec_module(module)
     result = doctest.testmod(module)
     assert result.attempted == 2 and result.failed == 0
+
+
+def test_merge_reviews_keeps_every_verdict_and_the_app_only_sees_the_prevailing_ones():
+    from caas_tui.models import Claim
+    from caas_tui.review import DocReview, merge_reviews
+    from caas_tui.review.merge import prevailing_pairs
+
+    claims = tuple(Claim(f"c{i}", "d.md", i, i, f"x{i}", "code") for i in range(3))
+    static = DocReview("d.md", "static", claims, (
+        Verdict("c0", "consistent", "static", "exists"),
+        Verdict("c1", "contradicted", "static", "no such parameter"),
+        Verdict("c2", "unverified", "static", "nothing checkable"),
+    ))
+    ran = DocReview("d.md", "execute", claims, (
+        Verdict("c0", "contradicted", "execute", "running it raises TypeError"),
+        Verdict("c1", "unverified", "execute", "ran without error"),
+        Verdict("c2", "unverified", "execute", "ran without error"),
+    ))
+    merged, every = merge_reviews(static, ran)
+    assert merged.reviewer == "static+execute"
+    assert [v.reviewer for v in merged.verdicts] == ["execute", "static", "static"]
+    assert [len(every[c.id]) for c in claims] == [2, 2, 2]
+    assert [c.id for c, _ in prevailing_pairs(ran, static)] == ["c0", "c2"]

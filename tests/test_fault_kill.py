@@ -11,6 +11,7 @@ to completion. CI runs one seed per case; ``CAAS_SOAK=1`` runs ``SOAK_SEEDS`` pe
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -54,33 +55,33 @@ def _spawn(root: Path, *args: str) -> subprocess.Popen[bytes]:
 def _kill(proc: subprocess.Popen[bytes]) -> bool:
     """SIGKILL the process group; True when it was still running (the kill interrupted it)."""
     running = proc.poll() is None
-    try:
+    with contextlib.suppress(ProcessLookupError):  # it finished before the kill: a legal outcome
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     proc.wait(timeout=DEADLINE_S)
     return running
+
+
+def _record(case: str, seed: int, root: Path, running: bool) -> None:
+    """Where the kill landed (``CAAS_FAULT_LOG``: one JSON line per kill, for soak numbers)."""
+    out = os.environ.get("CAAS_FAULT_LOG")
+    if out:
+        with open(out, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"case": case, "seed": seed, "running": running, "state": _state(root)}) + "\n")
 
 
 def _key(hit: dict[str, Any]) -> tuple[Any, ...]:
     return (hit["rank"], hit["path"], hit["start_line"], hit["end_line"], hit["symbol"], hit["kind"])
 
 
-def _engine_hits(root: Path) -> Hits:
-    engine = Engine.open(root)
+def _snapshot(root: Path, *, read_only: bool = False) -> tuple[Hits, tuple[Any, ...]]:
+    """The index's answers to QUERIES and what it holds (chunks, manifest, lexical docs, vectors)."""
+    engine = Engine.open(root, read_only=read_only)
     try:
-        return [[_key(h.to_json()) for h in engine.run(SearchRequest(q, 10)).hits] for q in QUERIES]
-    finally:
-        engine.close()
-
-
-def _contents(root: Path) -> tuple[Any, ...]:
-    engine = Engine.open(root, read_only=True)
-    try:
+        hits = [[_key(h.to_json()) for h in engine.run(SearchRequest(q, 10)).hits] for q in QUERIES]
         store = engine.store
         assert store.manifest is not None and store.lexical is not None and store.vectors is not None
         files = {path: (rec.sha256, tuple(rec.chunks)) for path, rec in store.manifest.files.items()}
-        return sorted(store.chunks), files, store.lexical.doc_count(), len(store.vectors)
+        return hits, (sorted(store.chunks), files, store.lexical.doc_count(), len(store.vectors))
     finally:
         engine.close()
 
@@ -107,7 +108,7 @@ def _state(root: Path) -> str | None:
 def _edit(root: Path) -> None:
     """The refresh under test: files added, one changed, one deleted."""
     body = "".join(f"def filler_{j}(x):\n    '''Filler number {j}: adds {j}.'''\n    return x + {j}\n\n" for j in range(12))
-    for i in range(60):
+    for i in range(25):
         path = root / "xrkit" / "bulk" / f"m{i}.py"
         path.parent.mkdir(exist_ok=True)
         path.write_text(f"# module {i}\n" + body, encoding="utf-8")
@@ -129,30 +130,23 @@ class Refs:
         subprocess.run(_cmd("index", "--root", str(self.built)), check=True, capture_output=True, env=_env(),
                        timeout=DEADLINE_S)
         self.build_s = time.monotonic() - t
-        self.before = _engine_hits(self.built)
-        self.before_contents = _contents(self.built)
+        self.before, self.before_contents = _snapshot(self.built, read_only=True)
         # the refresh: the built project edited, refreshed by `caas-tui index`, timed
         refreshed = base / "refreshed"
         shutil.copytree(self.built, refreshed)
         _edit(refreshed)
         t = time.monotonic()
-        subprocess.run(_cmd("index", "--root", str(refreshed)), check=True, capture_output=True, env=_env(),
-                       timeout=DEADLINE_S)
+        done = subprocess.run(_cmd("index", "--root", str(refreshed), "--json"), check=True, capture_output=True,
+                              text=True, env=_env(), timeout=DEADLINE_S)
         self.refresh_s = time.monotonic() - t
         # what the watcher's own refresh costs, without process start-up
-        again = base / "again"
-        shutil.copytree(self.built, again)
-        _edit(again)
-        t = time.monotonic()
-        Engine.open(again).close()
-        self.refresh_work_s = time.monotonic() - t
+        self.refresh_work_s = float(json.loads(done.stdout)["seconds"])
         # the answer every repaired index must give: a clean build of the edited files
         fresh = base / "fresh"
         shutil.copytree(refreshed, fresh, ignore=shutil.ignore_patterns(".caas"))
-        self.after = _engine_hits(fresh)
-        self.after_contents = _contents(fresh)
-        self.after_refresh = _engine_hits(refreshed)
-        assert _contents(refreshed) == self.after_contents, "an uninterrupted refresh holds other chunks than a build"
+        self.after, self.after_contents = _snapshot(fresh)
+        self.after_refresh, refreshed_contents = _snapshot(refreshed, read_only=True)
+        assert refreshed_contents == self.after_contents, "an uninterrupted refresh holds other chunks than a build"
         assert self.after != self.before, "the edit changes no answer: the refresh cases would prove nothing"
 
 
@@ -164,7 +158,7 @@ def refs(tmp_path_factory: pytest.TempPathFactory) -> Refs:
 def _repaired(root: Path, contents: tuple[Any, ...], *answers: Hits) -> None:
     got = _cli_hits(root)
     assert _state(root) == "clean"
-    assert _contents(root) == contents
+    assert _snapshot(root, read_only=True)[1] == contents
     assert any(got == a for a in answers), got
 
 
@@ -174,7 +168,7 @@ def test_kill_index_mid_build(refs: Refs, tmp_path: Path, seed: int) -> None:
     shutil.copytree(refs.clean, root)
     proc = _spawn(root, "index")
     time.sleep(random.Random(f"build:{seed}").uniform(0.1, 1.0) * refs.build_s)
-    _kill(proc)
+    _record("index-build", seed, root, _kill(proc))
     _repaired(root, refs.before_contents, refs.before)
 
 
@@ -185,7 +179,7 @@ def test_kill_index_mid_refresh(refs: Refs, tmp_path: Path, seed: int) -> None:
     _edit(root)
     proc = _spawn(root, "index")
     time.sleep(random.Random(f"refresh:{seed}").uniform(0.1, 1.0) * refs.refresh_s)
-    _kill(proc)
+    _record("index-refresh", seed, root, _kill(proc))
     _repaired(root, refs.after_contents, refs.after, refs.after_refresh)
 
 
@@ -195,7 +189,7 @@ def test_kill_watch_mid_build(refs: Refs, tmp_path: Path, seed: int) -> None:
     shutil.copytree(refs.clean, root)
     proc = _spawn(root, "watch")
     time.sleep(random.Random(f"watch-build:{seed}").uniform(0.1, 1.0) * refs.build_s)
-    _kill(proc)
+    _record("watch-build", seed, root, _kill(proc))
     _repaired(root, refs.before_contents, refs.before)
 
 
@@ -219,5 +213,6 @@ def test_kill_watch_mid_refresh(refs: Refs, tmp_path: Path, seed: int) -> None:
         # 0.1 s of quiet closes the watcher's batch; its refresh then takes about refresh_work_s
         time.sleep(random.Random(f"watch-refresh:{seed}").uniform(0.0, 1.0) * (0.15 + 1.5 * refs.refresh_work_s))
     finally:
-        _kill(proc)
+        running = _kill(proc)
+    _record("watch-refresh", seed, root, running)
     _repaired(root, refs.after_contents, refs.after, refs.after_refresh)

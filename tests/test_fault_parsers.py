@@ -9,6 +9,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -126,3 +127,23 @@ def test_caas_toml(data: bytes) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, CONFIG_FILE).write_bytes(data)
         _one_line_or_result(load_config, Path(tmp))
+
+
+def test_a_corrupt_verdict_row_gives_one_warning_naming_it(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    store = VerdictStore(tmp_path / "verdicts.sqlite")
+    try:
+        for n in range(2):
+            claim = Claim(f"c{n}", "docs/guide.md", n + 1, n + 1, f"claim {n}", "prose", (), (), None, "")
+            store.record(claim, Verdict(f"c{n}", "wrong", "static", "why", (), Fix(n + 1, n + 1, "x\n")))
+        with sqlite3.connect(store.path) as raw:
+            raw.execute("UPDATE verdicts SET evidence='[{\"path\": 3' WHERE claim_id='c0'")
+        with caplog.at_level("WARNING"):
+            rows = store.all()
+        with pytest.raises(CaasError, match=r"docs/guide.md claim c0 \(static\): corrupt evidence"):
+            store.get("docs/guide.md", "c0", "static")
+    finally:
+        store.close()
+    assert [sv.claim.id for sv in rows] == ["c1"]
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "\n" not in warnings[0]
+    assert warnings[0].startswith("skipped: docs/guide.md claim c0 (static): corrupt evidence in the verdict store")

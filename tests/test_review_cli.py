@@ -99,7 +99,7 @@ def test_claude_without_key_falls_back_with_one_line(
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     assert main(["review", "--root", str(project), "--reviewer", "claude", "--json", "docs/good.md"]) == 0
     captured = capsys.readouterr()
-    assert [l for l in captured.err.split("\n") if "ANTHROPIC" in l] == [
+    assert [ln for ln in captured.err.split("\n") if "ANTHROPIC" in ln] == [
         "caas-tui: ANTHROPIC_API_KEY is not set; using the static reviewer"
     ]
     assert json.loads(captured.out)["reviewer"] == "static"

@@ -129,8 +129,8 @@ PACKAGE = {
         REGISTRY: dict[str, str] = {}
 
 
-        def wait_for(job: object) -> None:
-            """Wait."""
+        def wait_for(job: object, job_type: type = object) -> None:
+            """Wait for a :class:`Runner` (exported by the package) to pass :data:`None` or a :func:`job_type`."""
 
 
         def run_each(jobs: list[object], progress: object) -> None:
@@ -412,3 +412,258 @@ def test_review_json_shows_coverage(engine: Engine, capsys: pytest.CaptureFixtur
     doc = json.loads(capsys.readouterr().out.strip().split("\n")[0])
     claim = next(c for c in doc["claims"] if c["text"].startswith("`Cache.get` returns the value"))
     assert claim["verdict"] == "unverified" and "returns:unchecked" in claim["coverage"]
+
+
+# -- a second project, another style: unannotated code, Google docstrings, its own tests ----------
+KV = {
+    "kv/__init__.py": '"""A key-value store."""\n',
+    "kv/codecs.py": '''
+        class Codec:
+            pass
+
+
+        class JsonCodec(Codec):
+            pass
+
+
+        class XmlCodec(Codec):
+            pass
+        ''',
+    "kv/store.py": '''
+        from collections.abc import Callable
+
+        from kv.codecs import JsonCodec
+
+
+        def write_file(path, data):
+            with open(path, "w") as fh:
+                fh.write(data)
+
+
+        def compact(store):
+            return store
+
+
+        def parse_size(text):
+            return int(text.rstrip("k")) * 1000
+
+
+        def fetch(url, max_retries=3):
+            return url
+
+
+        def register(name: str, handler: str, factory: Callable[[], object] | None = None) -> None:
+            pass
+
+
+        def connect(host, codec=JsonCodec):
+            return host
+
+
+        class Store:
+            def __init__(self, path="kv.db", hook=None):
+                self._data = {}
+                self._limit = 10
+                self._path = path
+                self._hook = hook
+
+            def _lookup(self, key):
+                if key not in self._data:
+                    raise KeyError(key)
+                return self._data[key]
+
+            def get(self, key):
+                value = self._lookup(key)
+                return value
+
+            def find(self, key):
+                if key not in self._data:
+                    raise KeyError(key)
+                return self._data[key]
+
+            def size(self):
+                return len(self._data)
+
+            def lookup(self, key):
+                return self._data.get(key)
+
+            def peek(self):
+                if not self._data:
+                    return None
+                return next(iter(self._data))
+
+            def set_timeout(self, seconds):
+                if seconds < 0:
+                    seconds = 0
+                self._timeout = float(seconds)
+
+            def parse_port(self, text):
+                return int(text)
+
+            def set_limit(self, n):
+                self._limit = _normalize(n)
+                return self._limit
+
+            def close(self):
+                raise RuntimeError("closed twice")
+
+            def open(self):
+                self._data = dict(self._data)
+
+            def save(self):
+                self._dump()
+
+            def _dump(self):
+                write_file(self._path, str(self._data))
+
+            def notify(self):
+                self._hook()
+
+
+        def _normalize(n):
+            return max(n, 0)
+        ''',
+    "tests/test_kv.py": '''
+        import pytest
+
+        from kv.store import Store, parse_size
+
+
+        @pytest.fixture
+        def store():
+            return Store()
+
+
+        def test_sizes():
+            assert parse_size("1k") == 1000
+            assert parse_size("2k") == 2000
+
+
+        def test_limit():
+            s = Store()
+            assert s.set_limit(-1) == 0
+
+
+        def test_missing(store):
+            with pytest.raises(KeyError):
+                store.get("nope")
+        ''',
+    "docs/kv.md": """
+        # kv
+
+        `Store.find` returns `None` for an unknown key.
+
+        `Store.size` returns `None` when the store is closed.
+
+        `Store.lookup` returns `None` for an unknown key.
+
+        `Store.set_timeout` raises `ValueError` when `seconds` is negative.
+
+        `Store.parse_port` raises `ValueError` if `text` is not a number.
+
+        `Store.close` never raises `RuntimeError`.
+
+        `Store.open` never raises `KeyError`.
+
+        `Store.peek` never returns `None`.
+
+        With `connect`, the `codec` defaults to :class:`kv.codecs.XmlCodec`.
+
+        With `connect`, the `codec` defaults to :class:`kv.codecs.JsonCodec`.
+
+        For `register`, `handler` is the handler class.
+
+        For `register`, `factory` is a callable that builds the handler.
+
+        `parse_size("1k")` returns `1024`.
+
+        `parse_size("2k")` returns `2000`.
+
+        `Store.set_limit` raises `ValueError` if `n` is negative.
+
+        `Store.get` returns `None` for a missing key.
+
+        `Store.save` calls `write_file`.
+
+        `Store.save` calls `compact`.
+
+        `Store.notify` calls `compact`.
+
+        `fetch` retries five times.
+
+        `fetch` retries three times.
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def kv_pairs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Claim, Verdict]]:
+    root = tmp_path_factory.mktemp("kv") / "proj"
+    for rel, text in KV.items():
+        write(root, rel, text)
+    eng = Engine.open(root)
+    try:
+        yield reviewed(eng, "docs/kv.md")
+    finally:
+        eng.close()
+
+
+def test_returns_none_without_annotation_from_return_statements(kv_pairs: list[tuple[Claim, Verdict]]) -> None:
+    find = by_text(kv_pairs, "`Store.find` returns `None`")
+    assert find.verdict == "contradicted" and "KeyError" in find.rationale, find.rationale
+    # ``len(...)`` is never None, but nothing raises: no "instead", so not judged
+    assert by_text(kv_pairs, "`Store.size` returns `None`").verdict != "contradicted"
+    assert by_text(kv_pairs, "`Store.lookup` returns `None`").verdict != "contradicted"
+
+
+def test_raise_claims_when_calls_leave_the_project(kv_pairs: list[tuple[Claim, Verdict]]) -> None:
+    clamp = by_text(kv_pairs, "`Store.set_timeout` raises")
+    assert clamp.verdict == "contradicted" and "returns (or substitutes" in clamp.rationale, clamp.rationale
+    # ``int(text)`` raises ValueError itself and nothing handles the condition: left alone
+    assert by_text(kv_pairs, "`Store.parse_port` raises").verdict == "unverified"
+
+
+def test_negated_raise_and_return_claims(kv_pairs: list[tuple[Claim, Verdict]]) -> None:
+    close = by_text(kv_pairs, "`Store.close` never raises")
+    assert close.verdict == "contradicted" and "raises `RuntimeError` itself" in close.rationale
+    assert by_text(kv_pairs, "`Store.open` never raises").verdict != "contradicted"
+    peek = by_text(kv_pairs, "`Store.peek` never returns")
+    assert peek.verdict == "contradicted" and "return None" in peek.rationale
+
+
+def test_defaults_written_as_roles(kv_pairs: list[tuple[Claim, Verdict]]) -> None:
+    wrong = by_text(kv_pairs, "With `connect`, the `codec` defaults to :class:`kv.codecs.XmlCodec`")
+    assert wrong.verdict == "contradicted" and "JsonCodec" in wrong.rationale, wrong.rationale
+    right = by_text(kv_pairs, "With `connect`, the `codec` defaults to :class:`kv.codecs.JsonCodec`")
+    assert right.verdict == "consistent", right.rationale
+
+
+def test_described_kind_in_prose(kv_pairs: list[tuple[Claim, Verdict]]) -> None:
+    handler = by_text(kv_pairs, "For `register`, `handler` is the handler class")
+    assert handler.verdict == "contradicted" and "annotated `str`" in handler.rationale, handler.rationale
+    assert by_text(kv_pairs, "For `register`, `factory` is a callable").verdict != "contradicted"
+
+
+def test_project_tests_as_evidence(kv_pairs: list[tuple[Claim, Verdict]]) -> None:
+    wrong = by_text(kv_pairs, '`parse_size("1k")` returns `1024`')
+    assert wrong.verdict == "contradicted" and "tests/test_kv.py" in wrong.rationale and "1000" in wrong.rationale
+    right = by_text(kv_pairs, '`parse_size("2k")` returns `2000`')
+    assert right.verdict == "consistent", right.rationale
+    limit = by_text(kv_pairs, "`Store.set_limit` raises")
+    assert limit.verdict == "contradicted" and "expects 0" in limit.rationale, limit.rationale
+    get = by_text(kv_pairs, "`Store.get` returns `None`")
+    assert get.verdict == "contradicted" and "raise `KeyError`" in get.rationale, get.rationale
+
+
+def test_call_claims_against_what_the_code_calls(kv_pairs: list[tuple[Claim, Verdict]]) -> None:
+    assert by_text(kv_pairs, "`Store.save` calls `write_file`").verdict == "consistent"
+    wrong = by_text(kv_pairs, "`Store.save` calls `compact`")
+    assert wrong.verdict == "contradicted" and "compact" in wrong.rationale
+    # ``self._hook()`` may be anything: not judged
+    assert by_text(kv_pairs, "`Store.notify` calls `compact`").verdict == "unverified"
+
+
+def test_retry_counts_against_the_retry_parameter(kv_pairs: list[tuple[Claim, Verdict]]) -> None:
+    five = by_text(kv_pairs, "`fetch` retries five times")
+    assert five.verdict == "contradicted" and "max_retries" in five.rationale, five.rationale
+    assert by_text(kv_pairs, "`fetch` retries three times").verdict == "consistent"

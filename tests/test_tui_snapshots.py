@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -108,3 +109,48 @@ def test_chain_from_hit(snap_compare, tiny_project: Path, tmp_path: Path) -> Non
         await _quiet(pilot)
 
     assert snap_compare(app_for(tiny_project, tmp_path), terminal_size=WIDE, run_before=run_before)
+
+
+# -- issue 15: the triage screen, the doc picker and the legend, at 80x24 and 160x45 ---------
+BIG = (160, 45)
+SIZES = {"80x24": SMALL, "160x45": BIG}
+
+
+def _size(name: str) -> tuple[int, int]:
+    return SIZES[name]
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_triage_glyphs(snap_compare, tiny_project: Path, tmp_path: Path, size: str) -> None:  # type: ignore[no-untyped-def]
+    """Verdicts as glyphs and words beside the colour; evidence columns that fit the width."""
+    async def run_before(pilot: Pilot) -> None:
+        screen = await _ready(pilot)
+        await pilot.press("C")
+        await settle(pilot)
+        await _select(pilot, screen, "remove_body")
+        await _quiet(pilot)
+
+    assert snap_compare(app_for(tiny_project, tmp_path), terminal_size=_size(size), run_before=run_before)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_doc_picker(snap_compare, tiny_project: Path, tmp_path: Path, size: str) -> None:  # type: ignore[no-untyped-def]
+    async def run_before(pilot: Pilot) -> None:
+        await _ready(pilot)
+        await pilot.press("C")
+        await settle(pilot)
+        await pilot.press("d")
+        await _quiet(pilot)
+
+    assert snap_compare(app_for(tiny_project, tmp_path), terminal_size=_size(size), run_before=run_before)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_evidence_legend(snap_compare, tiny_project: Path, tmp_path: Path, size: str) -> None:  # type: ignore[no-untyped-def]
+    async def run_before(pilot: Pilot) -> None:
+        screen = await _ready(pilot)
+        screen.query_one(HitTable).focus()
+        await pilot.press("question_mark")
+        await _quiet(pilot)
+
+    assert snap_compare(app_for(tiny_project, tmp_path), terminal_size=_size(size), run_before=run_before)

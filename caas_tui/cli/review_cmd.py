@@ -33,13 +33,13 @@ from caas_tui.review.claims import extract_claims
 from caas_tui.review.decisions.baseline import Baseline, write_baseline
 from caas_tui.review.decisions.store import VerdictStore
 from caas_tui.review.execute import ExecuteReviewer
-from caas_tui.review.merge import merge_reviews, verdict_json
+from caas_tui.review.merge import merge_reviews, prevailing_pairs, verdict_json
 from caas_tui.review.report import DocOutcome, Report, doc_outcome, make_report
 from caas_tui.review.runner import relative_doc_path, review_doc, reviewable_paths
 from caas_tui.review.select import REVIEWERS, make_reviewer
 from caas_tui.review.textutil import read_text
 from caas_tui.sources import discover
-from caas_tui.sources.discover import left_out_docs
+from caas_tui.sources.discover import left_out_docs, left_out_message
 
 _STYLE = {"contradicted": "bold red", "incomplete": "yellow", "consistent": "green", "unverified": "dim", "stale": "magenta"}
 
@@ -166,10 +166,9 @@ def run(args: argparse.Namespace) -> int:
             announce_model_preparation()
         docs = [relative_doc_path(engine, d) for d in args.docs] if args.docs else reviewable_paths(engine)
         if not args.docs:
-            left_out = left_out_docs(engine.cfg, discover(engine.cfg))
+            left_out = left_out_message(left_out_docs(engine.cfg, discover(engine.cfg)))
             if left_out:
-                notify(f"{len(left_out)} doc{'s' if len(left_out) != 1 else ''} left out, not reviewed: ignored by "
-                       f".gitignore or caas.toml excludes ({', '.join(left_out[:3])}{', ...' if len(left_out) > 3 else ''})")
+                notify(left_out)
         executor = None
         if args.execute or (args.execute is None and engine.cfg.review_execute):
             executor = ExecuteReviewer(python=args.python or engine.cfg.review_python)
@@ -190,7 +189,8 @@ def run(args: argparse.Namespace) -> int:
                     executed = review_doc(engine, doc, executor)
                     for line in executor.take_notes():
                         notify(line)
-                    store.record_review(executed.doc_path, executed.reviewer, executed.pairs())
+                    shown = [(c, v) for c, v in prevailing_pairs(executed, result) if c.kind == "code"]
+                    store.record_review(executed.doc_path, executed.reviewer, shown)
                     result, judged = merge_reviews(result, executed)
                     every.update(judged)
                 text = read_text(engine.resolve_path(result.doc_path))

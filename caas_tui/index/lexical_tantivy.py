@@ -66,6 +66,8 @@ class TantivyLexical:
         self._searcher = index.searcher()
         self._closed = False
         self.time_limit = TIME_LIMIT
+        self._writer: tantivy.IndexWriter | None = None  # opened by prepare(), finished by commit()
+        self._fed: tuple[frozenset[str], dict[str, Chunk]] | None = None  # what prepare() wrote
 
     @classmethod
     def create(cls, directory: Path) -> TantivyLexical:
@@ -118,32 +120,65 @@ class TantivyLexical:
                 content=analyzed(bodies, c.context_header() + "\n" + c.text),
             )
 
+    def prepare(self) -> None:
+        """Analyze and write the pending documents now, into a writer whose work stays
+        invisible until ``commit`` (the store runs this while it embeds)."""
+        with self._lock:
+            self._check_open()
+            if self._writer is None and (self._pending or self._deletes):
+                self._writer = self._open_writer()
+                self._fed = (frozenset(self._deletes), dict(self._pending))
+                self._feed(self._writer)
+
+    def _open_writer(self) -> tantivy.IndexWriter:
+        try:
+            return self._index.writer(WRITER_HEAP, WRITER_THREADS)
+        except ValueError as exc:  # tantivy reports a held lock as a ValueError
+            raise IndexStoreError(f"lexical index at {self._dir} is locked by another writer ({exc})") from exc
+
+    def _feed(self, writer: tantivy.IndexWriter) -> None:
+        try:
+            if self._searcher.num_docs:
+                for cid in self._deletes | self._pending.keys():  # replace = delete + add
+                    writer.delete_documents_by_term("id", cid)
+            for doc in self._documents(self._pending.values()):
+                writer.add_document(doc)
+        except BaseException as exc:
+            self._cancel(writer)
+            if isinstance(exc, OSError | ValueError):
+                raise IndexStoreError(f"cannot write lexical index at {self._dir}: {exc}") from exc
+            raise
+
+    def _cancel(self, writer: tantivy.IndexWriter) -> None:
+        if writer is self._writer:
+            self._writer, self._fed = None, None
+        try:
+            writer.rollback()
+            writer.wait_merging_threads()  # releases the writer lock
+        except Exception:  # noqa: BLE001 - cleanup must not mask the real error
+            pass
+
     def commit(self) -> None:
         with self._lock:
             self._check_open()
-            if not self._pending and not self._deletes:
-                return
+            writer = self._writer
+            if writer is not None and self._fed != (frozenset(self._deletes), self._pending):
+                self._cancel(writer)  # changed since prepare(): redo from the buffers
+                writer = None
+            if writer is None:
+                if not self._pending and not self._deletes:
+                    return
+                writer = self._open_writer()
+                self._feed(writer)
             try:
-                writer = self._index.writer(WRITER_HEAP, WRITER_THREADS)
-            except ValueError as exc:  # tantivy reports a held lock as a ValueError
-                raise IndexStoreError(f"lexical index at {self._dir} is locked by another writer ({exc})") from exc
-            try:
-                if self._searcher.num_docs:
-                    for cid in self._deletes | self._pending.keys():  # replace = delete + add
-                        writer.delete_documents_by_term("id", cid)
-                for doc in self._documents(self._pending.values()):
-                    writer.add_document(doc)
                 writer.commit()
                 writer.wait_merging_threads()  # also releases the writer lock
             except BaseException as exc:
-                try:
-                    writer.rollback()
-                    writer.wait_merging_threads()
-                except Exception:  # noqa: BLE001 - cleanup must not mask the real error
-                    pass
+                self._cancel(writer)
                 if isinstance(exc, OSError | ValueError):
                     raise IndexStoreError(f"cannot write lexical index at {self._dir}: {exc}") from exc
                 raise
+            self._writer, self._fed = None, None
             self._pending.clear()
             self._deletes.clear()
             self._index.reload()
@@ -201,6 +236,8 @@ class TantivyLexical:
     def close(self) -> None:
         """Release the searcher. Uncommitted changes are dropped. Idempotent."""
         with self._lock:
+            if self._writer is not None:
+                self._cancel(self._writer)
             self._pending.clear()
             self._deletes.clear()
             self._closed = True

@@ -14,7 +14,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeGuard, get_args
 
 from caas_tui.errors import IndexStoreError
 from caas_tui.models import Kind
@@ -142,6 +142,10 @@ def _num(value: Any, what: str) -> float:
 _KINDS = frozenset(get_args(Kind))
 
 
+def _is_kind(value: object) -> TypeGuard[Kind]:
+    return value in _KINDS
+
+
 def _record(path: str, rec: Any) -> FileRecord:
     if not isinstance(rec, dict):
         raise ValueError(f"record of {path!r} is not an object")
@@ -149,7 +153,7 @@ def _record(path: str, rec: Any) -> FileRecord:
     if not isinstance(chunks, list) or not all(isinstance(c, str) for c in chunks):
         raise ValueError(f"chunks of {path!r} are not a list of ids")
     kind = rec.get("kind")
-    if kind not in _KINDS:
+    if not _is_kind(kind):
         raise ValueError(f"kind of {path!r} is not one of {sorted(_KINDS)}")
     return FileRecord(
         sha256=_str(rec.get("sha256"), "sha256"), mtime=_num(rec.get("mtime"), "mtime"),

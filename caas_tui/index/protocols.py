@@ -21,6 +21,10 @@ class LexicalBackend(Protocol):
     def delete(self, chunk_ids: Sequence[str]) -> None:
         """Remove chunks by id; visible after ``commit``."""
 
+    def prepare(self) -> None:
+        """Optionally do the slow part of the next ``commit`` early, invisibly to readers
+        (the store overlaps it with embedding); ``commit`` redoes it if changes followed."""
+
     def commit(self) -> None:
         """Make pending changes durable and searchable."""
 

@@ -13,6 +13,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Collection, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -377,8 +378,12 @@ class IndexStore:
         if old_ids:
             self.lexical.delete(old_ids)
             self.vectors.remove(old_ids)
-        self._embed(new_chunks, progress)
         self.lexical.add(new_chunks)
+        # both cores: the lexical segment is written (invisibly) while embedding releases the GIL
+        with ThreadPoolExecutor(1, thread_name_prefix="caas-embed") as pool:
+            embedding = pool.submit(self._embed, new_chunks, progress)
+            self.lexical.prepare()
+            embedding.result()
         # -- commit: from here until the clean manifest, the parts on disk disagree
         self.manifest.state = "dirty"
         self._write_manifest()

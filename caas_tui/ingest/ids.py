@@ -14,12 +14,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from caas_tui.models import Chunk, SourceFile
+from caas_tui.models import Chunk, Kind, SourceFile
 
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    kind: str
+    kind: Kind
     start: int
     end: int
     symbol: str | None

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from caas_tui.ingest.ids import Piece, span_text, split_lines, trim, windows
-from caas_tui.models import SourceFile
+from caas_tui.models import Kind, SourceFile
 
 MAX_FUNC_LINES = 150  # longer functions/class headers are windowed (same symbol on each)
 FUNC_WINDOW, FUNC_OVERLAP = 100, 10
@@ -155,7 +155,7 @@ class _Walker:
     """Accumulates the pieces of one file (only ``pieces`` grows)."""
 
     lines: list[str]
-    kind: str
+    kind: Kind
     api: bool
     pieces: list[Piece] = field(default_factory=list)
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from caas_tui.ingest.ids import Piece, paragraph_windows, span_text, trim
+from caas_tui.models import Kind
 
 SECTION_MAX_LINES = 120  # longer sections are windowed with the same symbol
 SECTION_WINDOW = 100
@@ -26,7 +27,7 @@ def stem(path: str) -> str:
 
 
 def section_pieces(
-    kind: str,
+    kind: Kind,
     lines: list[str],
     n: int,
     headings: list[Heading],
@@ -52,7 +53,7 @@ def section_pieces(
 
 def _emit(
     pieces: list[Piece],
-    kind: str,
+    kind: Kind,
     lines: list[str],
     start: int,
     end: int,

@@ -14,6 +14,7 @@ responsive; the engine's lock keeps searches consistent meanwhile.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -248,10 +249,8 @@ async def _close(pending: asyncio.Future[set[tuple[Change, str]]], changes_iter:
     one ``step_ms``)."""
     if not pending.done():
         pending.cancel()
-    try:
+    with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
         await pending
-    except (asyncio.CancelledError, StopAsyncIteration):
-        pass
     aclose = getattr(changes_iter, "aclose", None)
     if aclose is not None:
         await aclose()

@@ -16,10 +16,11 @@ from caas_tui.index.store import IndexStore, Notify, Progress, RefreshStats
 from caas_tui.limits import MAX_SPAN_CHARS
 from caas_tui.models import KINDS, Chunk, Hit, Kind
 from caas_tui.retrieve.chain import DEFAULT_DEPTH, MAX_HOPS, Chain, chain
+from caas_tui.retrieve.claimquery import claim_pins
 from caas_tui.retrieve.diversity import drop_twins
 from caas_tui.retrieve.expand import NodeChunks, expand_hits
-from caas_tui.retrieve.fusion import rrf
 from caas_tui.retrieve.pinning import pin_exact
+from caas_tui.retrieve.ranking import DEFAULT_POLICY, RankPolicy, fuse
 from caas_tui.retrieve.request import SearchRequest, SearchResult, as_kinds, as_mode
 from caas_tui.retrieve.rerank import Reranker, RerankOutcome, RerankUnavailable, load_reranker
 from caas_tui.retrieve.symbols import SymbolTable
@@ -39,6 +40,8 @@ class Engine:
         self._reindex_memory()
         # -- re-ranking (retrieve/rerank.py): loaded on first use; tests inject a Reranker --
         self.reranker: Reranker | None = None
+        # -- fusion policy (retrieve/ranking.py); benchmarks swap it to compare variants --
+        self.policy: RankPolicy = DEFAULT_POLICY
 
     @classmethod
     def open(
@@ -198,18 +201,21 @@ class Engine:
         assert store.lexical is not None and store.vectors is not None
         query, mode, kinds, path_glob = request.query, request.mode, request.kinds, request.path_glob
         depth = max(50, k * 5) * (4 if path_glob else 1)
-        rankings: dict[str, list[str]] = {}
+        scored: dict[str, list[tuple[str, float]]] = {}
         if mode in ("hybrid", "bm25"):
-            rankings["bm25"] = [cid for cid, _ in store.lexical.search(query, depth, kinds,
-                                                                       prefix_last=request.prefix_last)]
+            scored["bm25"] = store.lexical.search(query, depth, kinds, prefix_last=request.prefix_last)
         if mode in ("hybrid", "dense"):
             allowed = set().union(*(self._kind_ids.get(x, set()) for x in kinds)) if kinds else None
             vec = store.encoder.encode([query], query=True)[0]
-            rankings["dense"] = [cid for cid, _ in store.vectors.search(vec, depth, allowed)]
-        weights = {"bm25": self.cfg.bm25_weight, "dense": self.cfg.dense_weight}
-        fused = rrf(rankings, k=self.cfg.rrf_k, weights=weights)
-        fused, exact = pin_exact(query, fused, self._symbols, kinds)
-        fused = drop_twins(fused, store.chunks.get, pinned=exact)
+            scored["dense"] = store.vectors.search(vec, depth, allowed)
+        configured = {"bm25": self.cfg.bm25_weight, "dense": self.cfg.dense_weight}
+        fused = fuse(query, scored, self.policy, configured=configured, rrf_k=self.cfg.rrf_k,
+                     chunk_of=store.chunks.get)
+        claimed: set[str] = set()
+        if self.policy.claims:  # a sentence naming symbols: retrieve/claimquery.py
+            fused, claimed = claim_pins(query, fused, self._symbols, kinds or KINDS)
+        fused, exact = pin_exact(query, fused, self._symbols, kinds) if not claimed else (fused, set())
+        fused = drop_twins(fused, store.chunks.get, pinned=exact | claimed)
         hits: list[Hit] = []
         for item in fused:
             chunk = store.chunks.get(item.id)
@@ -222,7 +228,7 @@ class Engine:
                     score=item.score,
                     bm25_rank=item.ranks.get("bm25"),
                     dense_rank=item.ranks.get("dense"),
-                    via="exact symbol" if item.id in exact else None,
+                    via="exact symbol" if item.id in exact else ("named in the claim" if item.id in claimed else None),
                 )
             )
             if len(hits) >= k and not request.expand:  # expansion reuses the scores of the rest
@@ -244,14 +250,18 @@ class Engine:
         with self._lock:
             return chain(self.store.graph, symbol, depth, max_hops=max_hops, edges=edges, min_confidence=min_confidence)
 
-    def _expand(self, hits: list[Hit], k: int, kinds: Sequence[Kind] | None, path_glob: str | None) -> list[Hit]:
+    def _links(self) -> NodeChunks:
         if self._node_chunks is None:
             self._node_chunks = NodeChunks(self.store.graph, self.store.chunks.values())
+        return self._node_chunks
+
+    def _expand(self, hits: list[Hit], k: int, kinds: Sequence[Kind] | None, path_glob: str | None) -> list[Hit]:
+        links = self._links()
 
         def allow(chunk: Chunk) -> bool:
             return (not kinds or chunk.kind in kinds) and (not path_glob or fnmatch.fnmatch(chunk.path, path_glob))
 
-        return expand_hits(hits, k, self.store.graph, self._node_chunks, self.store.chunks, allow=allow)
+        return expand_hits(hits, k, self.store.graph, links, self.store.chunks, allow=allow)
 
     def close(self) -> None:
         with self._lock:

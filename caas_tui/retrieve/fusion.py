@@ -46,3 +46,40 @@ def rrf(
             ranks.setdefault(doc_id, {})[channel] = position
     ordered = sorted(scores, key=lambda d: (-scores[d], min(ranks[d].values()), d))
     return [Fused(d, scores[d], dict(ranks[d])) for d in ordered]
+
+
+def combsum(
+    scored: Mapping[str, Sequence[tuple[str, float]]],
+    *,
+    weights: Mapping[str, float] | None = None,
+    norm: str = "minmax",
+) -> list[Fused]:
+    """Score-aware fusion: each channel's scores normalised over its own list, then summed.
+
+    ``norm`` is ``minmax`` (best 1, worst 0) or ``zscore``. A document a channel did
+    not return adds nothing for that channel. Same tie-breaks as :func:`rrf`.
+    """
+    scores: dict[str, float] = {}
+    ranks: dict[str, dict[str, int]] = {}
+    for channel, pairs in scored.items():
+        weight = 1.0 if weights is None else float(weights.get(channel, 1.0))
+        best: dict[str, float] = {}
+        order: list[str] = []
+        for doc_id, s in pairs:
+            if doc_id not in best:
+                best[doc_id] = float(s)
+                order.append(doc_id)
+        if not order:
+            continue
+        values = [best[d] for d in order]
+        lo, hi = min(values), max(values)
+        mean = sum(values) / len(values)
+        sd = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
+        for position, doc_id in enumerate(order, 1):
+            v = best[doc_id]
+            zscore = (v - mean) / sd if sd > 0 else 0.0
+            x = zscore if norm == "zscore" else ((v - lo) / (hi - lo) if hi > lo else 1.0)
+            scores[doc_id] = scores.get(doc_id, 0.0) + weight * x
+            ranks.setdefault(doc_id, {})[channel] = position
+    ordered = sorted(scores, key=lambda d: (-scores[d], min(ranks[d].values()), d))
+    return [Fused(d, scores[d], dict(ranks[d])) for d in ordered]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from caas_tui.models import Verdict
+from caas_tui.models import Claim, Verdict
 from caas_tui.review.runner import DocReview
 
 
@@ -47,3 +47,17 @@ def merge_reviews(*reviews: DocReview) -> tuple[DocReview, dict[str, tuple[Verdi
 def verdict_json(v: Verdict) -> dict[str, object]:
     return {"reviewer": v.reviewer, "verdict": v.verdict, "rationale": v.rationale,
             "evidence": [e.to_json() for e in v.evidence], "fix": v.fix.to_json() if v.fix else None}
+
+
+def prevailing_pairs(review: DocReview, *others: DocReview) -> list[tuple[Claim, Verdict]]:
+    """The claims of ``review`` whose verdict no other review outranks (ties go to ``review``).
+
+    The app shows a claim's most recently stored verdict, so a front end storing a second
+    reviewer's verdicts stores only these: a static ``contradicted`` is not hidden behind a
+    later ``ran without error``, while a real traceback replaces a static guess.
+    """
+    theirs: dict[str, list[Verdict]] = {}
+    for other in others:
+        for c, v in other.pairs():
+            theirs.setdefault(c.id, []).append(v)
+    return [(c, v) for c, v in review.pairs() if deciding_verdict([v, *theirs.get(c.id, ())]) is v]

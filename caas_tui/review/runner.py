@@ -14,7 +14,8 @@ from caas_tui.ingest.mdscan import scan_markdown
 from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import Reviewer, ReviewProgress, needs_doc_context
-from caas_tui.review.claims.extract import DOC_EXTS, PYTHON_EXTS, extract_claims
+from caas_tui.review.claims.doccomments import source_language
+from caas_tui.review.claims.extract import DOC_EXTS, PYTHON_EXTS, claims_limit_warning, extract_claims_counted
 from caas_tui.review.textutil import read_text, span_sha256, split_lines
 from caas_tui.sources import Skipped, load_path
 
@@ -78,7 +79,8 @@ def review_claims(
     if isinstance(gate, Skipped):
         raise CaasError(f"not reviewed: {gate.reason}")
     text = read_text(engine.resolve_path(rel))
-    every = extract_claims(rel, text)
+    every, found = extract_claims_counted(rel, text)
+    over = claims_limit_warning(rel, found)
     wanted = _wanted(rel, every, claim_ids)
     if any(wanted) and needs_doc_context(reviewer):
         last = max(i for i, w in enumerate(wanted) if w)
@@ -92,7 +94,8 @@ def review_claims(
     lines = split_lines(text)
     pairs = [(c, v) for c, v in zip(judged, verdicts, strict=True) if c.id in keep]
     stamped = tuple(dataclasses.replace(v, doc_sha256=span_sha256(lines, c.start_line, c.end_line)) for c, v in pairs)
-    return DocReview(rel, reviewer.name, tuple(c for c, _ in pairs), stamped, doc_warnings(rel, text))
+    warnings = doc_warnings(rel, text) + ((over,) if over else ())
+    return DocReview(rel, reviewer.name, tuple(c for c, _ in pairs), stamped, warnings)
 
 
 def _wanted(rel: str, claims: Sequence[Claim], claim_ids: Collection[str] | None) -> list[bool]:
@@ -129,10 +132,12 @@ def doc_warnings(rel: str, text: str) -> tuple[str, ...]:
 
 
 def reviewable_paths(engine: Engine) -> list[str]:
-    """Every Markdown/reST doc and project Python module in the index."""
+    """Every Markdown/reST doc, project Python module and other code file with doc comments in the index."""
     paths: set[str] = set()
     for chunk in engine.chunks():
         suffix = Path(chunk.path).suffix.lower()
         if chunk.kind == "doc" and suffix in DOC_EXTS and suffix != ".txt" or chunk.kind in ("code", "api") and suffix in PYTHON_EXTS:
             paths.add(chunk.path)
+        elif chunk.kind == "api" and source_language(chunk.path) is not None:
+            paths.add(chunk.path)  # a doc comment of TS/JS, Java, Kotlin, C#, Go or Rust code
     return sorted(paths)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from caas_tui.config import Config
@@ -39,10 +39,9 @@ def discover(cfg: Config) -> Discovery:
     index_prefix = _index_prefix(root, cfg)
     globs = GlobFilter(cfg.include, cfg.exclude)
 
-    paths = _git_paths(root)
-    walked = paths is None
-    if paths is None:
-        paths = _walk(str(root), index_prefix, globs)
+    listed = _git_paths(root)
+    walked = listed is None
+    paths: Iterable[str] = _walk(str(root), index_prefix, globs) if listed is None else listed
 
     entries: dict[str, FileEntry] = {}
     skipped: list[Skipped] = []
@@ -196,3 +195,12 @@ def left_out_docs(cfg: Config, discovery: Discovery) -> list[str]:
             if language_of(rel) in DOC_LANGUAGES and rel not in found and not _always_skipped(rel, index_prefix):
                 out.append(rel)
     return sorted(out)
+
+
+def left_out_message(left_out: Sequence[str]) -> str | None:
+    """The one line every front end shows for ``left_out_docs`` (None when nothing was left out)."""
+    if not left_out:
+        return None
+    n = len(left_out)
+    shown = ", ".join(left_out[:3]) + (", ..." if n > 3 else "")
+    return f"{n} doc{'s' if n != 1 else ''} left out, not reviewed: ignored by .gitignore or caas.toml excludes ({shown})"

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from caas_tui.models import Kind
+
 # Extension -> language. Anything else is not indexable and never becomes an entry.
 LANGUAGES: dict[str, str] = {
     ".py": "python",
@@ -77,7 +79,7 @@ class FileEntry:
     """One indexable file found by discovery (no contents read yet)."""
 
     path: str  # relative to the project root, forward slashes
-    kind: str  # code | test | doc | upstream
+    kind: Kind
     language: str  # python | markdown | rst | text | typescript | javascript | java | kotlin | csharp | go | rust
     size: int  # bytes, from stat
     mtime: float  # seconds since the epoch, from stat
@@ -125,7 +127,7 @@ def under(path: str, folder: str) -> bool:
     return bool(folder) and (path == folder or path.startswith(folder + "/"))
 
 
-def kind_of(path: str, language: str, upstream: tuple[str, ...]) -> str:
+def kind_of(path: str, language: str, upstream: tuple[str, ...]) -> Kind:
     """upstream > test > doc > code, by path alone."""
     if any(under(path, normalise_folder(u)) for u in upstream):
         return "upstream"

@@ -17,6 +17,7 @@ from caas_tui.graph.edges import relation_label
 from caas_tui.models import Claim, Hit
 from caas_tui.retrieve.engine import Engine
 from caas_tui.retrieve.related import Related, RelatedEntry, UnknownSymbol, graph_related, related
+from caas_tui.sources.entries import CODE_LANGUAGES
 
 _TICKED = re.compile(r"`([A-Za-z_][A-Za-z0-9_.]*)(?:\(\))?`")
 
@@ -40,7 +41,7 @@ def targets_for(claim: Claim | None, hit: Hit | None) -> list[str]:
     """The names to build chains for: a hit's own symbol, or the names a claim mentions."""
     if hit is not None:
         c = hit.chunk
-        if c.language == "python" and c.symbol:
+        if c.language in CODE_LANGUAGES and c.symbol:
             return [c.symbol]
         return _names(_TICKED.findall(c.text))[:3]
     if claim is not None:

@@ -1,4 +1,4 @@
-"""Command palette entries (ctrl+p): review, export, search mode and kinds, chain, docs."""
+"""Command palette entries (ctrl+k): review, export, search mode and kinds, chain, docs."""
 
 from __future__ import annotations
 
@@ -25,7 +25,10 @@ class CaasCommands(Provider):
         if main is None:
             return []
         # Run actions on the triage screen even when the palette was opened elsewhere.
-        act = lambda name: partial(main.run_action, name)
+
+        def act(name: str) -> Callable[[], object]:
+            return partial(main.run_action, name)
+
         cmds: list[tuple[str, Callable[[], object], str]] = [
             ("Review claim (static)", act("review_claim"), "Check the selected claim with the static reviewer"),
             ("Review doc (static)", act("review_doc"), "Check every claim of the open doc"),

@@ -18,11 +18,11 @@ from caas_tui.models import Hit
 KIND_STYLE = {"code": "#87d7ff", "test": "#d7af5f", "doc": "#afd787", "upstream": "#d787d7", "api": "#87d7d7"}
 PINNED = "exact symbol"  # the engine's ``via`` for a hit pinned because the query names its symbol
 
-# Display order; PRIORITY says which go first when the pane is narrow (location never goes).
+# Display order; ``plan`` says which go first when the pane is narrow (location never goes).
 COLUMNS = ("#", "rel", "location", "why", "kind", "agree", "symbol")
-PRIORITY = ("#", "location", "rel", "why", "kind", "agree", "symbol")
 CELL_PAD = 2  # DataTable pads each cell by one on either side
 WHY_CHARS = 22
+WHY_MIN = 10
 SYMBOL_MIN = 8
 
 LEGEND: tuple[tuple[str, str], ...] = (
@@ -30,7 +30,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("rel", "Relevance 0-100 relative to the top search hit (100 = as relevant as the best one). "
             "'pin' and 'link' rows were not ranked by score: see why."),
     ("location", "path:first-last line of the chunk. A long path is shortened from the left (…/file.py)."),
-    ("why", "Why the hit is here: 'words + meaning' (both searches found it), 'words' (keyword search, "
+    ("why", "Why the hit is here: 'both' (the keyword and the meaning search found it), 'words' (keyword search, "
             "bm25), 'meaning' (semantic search, dense), 'exact name' (pinned: the query names its symbol) "
             "or 'via calls <- X' (added from the code graph: X calls it)."),
     ("kind", "code, test, doc, upstream (a dependency's source) or api (a module's docstrings)."),
@@ -63,8 +63,9 @@ def why(hit: Hit) -> str:
         return "exact name"
     if hit.via:
         return f"via {hit.via}"
-    found = [name for name, r in (("words", hit.bm25_rank), ("meaning", hit.dense_rank)) if r is not None]
-    return " + ".join(found) or "search"
+    if hit.bm25_rank is not None and hit.dense_rank is not None:
+        return "both"
+    return "words" if hit.bm25_rank is not None else "meaning" if hit.dense_rank is not None else "search"
 
 
 def _rel(hit: Hit, top: float) -> str:
@@ -93,7 +94,9 @@ def location(path: str, lines: str, width: int) -> str:
     if len(full) <= width:
         return full
     name = path.rsplit("/", 1)[-1]
-    keep = max(len(name), width - len(lines) - 2)  # room for "…" and ":"
+    if len(name) + len(lines) + 2 > width:
+        return f"{name}:{lines}"  # no room even for "…/": the file name and lines still show whole
+    keep = width - len(lines) - 2  # room for "…" and ":"
     return "…" + path[-keep:] + ":" + lines
 
 
@@ -103,23 +106,35 @@ def _cell(row: HitRow, column: str) -> str:
 
 
 def plan(rows: Sequence[HitRow], width: int) -> list[tuple[str, int]]:
-    """Columns that fit ``width`` cells, in display order, with their widths: by PRIORITY,
-    the location whole if it fits (else shortened from the left), the symbol last and cut."""
+    """Columns that fit ``width`` cells, in display order, with their widths. The location
+    always shows (shortened from the left, never below its file name and lines); then the
+    rank and the relevance; then the location grows to whole paths; then why, kind, agree,
+    and the symbol last, cut to what is left."""
     natural = {col: max([len(col)] + [len(_cell(r, col)) for r in rows]) for col in COLUMNS if col != "location"}
     natural["why"] = min(natural["why"], WHY_CHARS)
     loc_full = max([len("location")] + [len(r.path) + 1 + len(r.lines) for r in rows])
-    loc_min = max([len("location")] + [len(r.path.rsplit("/", 1)[-1]) + 2 + len(r.lines) for r in rows])
-    left = width - (natural["#"] + CELL_PAD)
-    loc = max(loc_min, min(loc_full, left - CELL_PAD))
-    left -= loc + CELL_PAD
-    chosen = {"#": natural["#"], "location": loc}
-    for col in PRIORITY[2:]:
-        want = natural[col]
-        if col == "symbol" and left - CELL_PAD >= SYMBOL_MIN:
-            want = min(want, left - CELL_PAD)
+    loc_min = max([len("location")] + [len(r.path.rsplit("/", 1)[-1]) + 1 + len(r.lines) for r in rows])
+    loc = loc_min
+    left = width - loc - CELL_PAD
+    chosen = {"location": loc}
+
+    def take(col: str, want: int) -> None:
+        nonlocal left
         if want + CELL_PAD <= left:
             chosen[col] = want
             left -= want + CELL_PAD
+
+    take("#", natural["#"])
+    take("rel", natural["rel"])
+    grow = max(0, min(loc_full - loc, left))
+    chosen["location"] += grow
+    left -= grow
+    if left - CELL_PAD >= WHY_MIN:  # cut rather than dropped: it is what explains pinned and added rows
+        take("why", min(natural["why"], left - CELL_PAD))
+    for col in ("kind", "agree"):
+        take(col, natural[col])
+    if left - CELL_PAD >= SYMBOL_MIN:
+        take("symbol", min(natural["symbol"], left - CELL_PAD))
     return [(col, chosen[col]) for col in COLUMNS if col in chosen]
 
 

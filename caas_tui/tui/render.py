@@ -45,7 +45,7 @@ VERDICT_GLYPH: dict[str, str] = {
     "contradicted": "✗",
     "incomplete": "◐",
     "unverified": "?",
-    "stale": "⟳",
+    "stale": "↻",  # not ⟳: common monospace fonts (DejaVu) lack it
     "pending": "·",
 }
 VERDICT_ORDER = ("consistent", "contradicted", "incomplete", "unverified", "stale", "pending")

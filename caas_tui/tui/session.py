@@ -20,7 +20,8 @@ from caas_tui.errors import CaasError, ProjectError
 from caas_tui.index.store import Progress
 from caas_tui.models import Claim, Hit
 from caas_tui.retrieve.engine import Engine
-from caas_tui.sources import Skipped, load_path
+from caas_tui.sources import Skipped, discover, load_path
+from caas_tui.sources.discover import left_out_docs, left_out_message
 from caas_tui.tui.review_port import ReviewPort
 from caas_tui.tui.state import ClaimState, DocEntry
 
@@ -54,6 +55,11 @@ class Session:
         # The store is created on its own thread: that thread alone uses it from now on.
         self.port = self._store.submit(ReviewPort, engine, self.cfg).result()
         return engine
+
+    def left_out_notice(self) -> str | None:
+        """The line `review --check` prints when ignore rules left docs out (None: none were)."""
+        engine = self.need_engine()
+        return left_out_message(left_out_docs(engine.cfg, discover(engine.cfg)))
 
     def close(self) -> None:
         if self.port is not None:

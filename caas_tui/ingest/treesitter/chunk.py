@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from caas_tui.ingest.ids import Piece, paragraph_windows, span_text, trim, windows
 from caas_tui.ingest.python import FUNC_OVERLAP, FUNC_WINDOW, GROUP_LINES, MAX_FUNC_LINES
 from caas_tui.ingest.treesitter.outline import TYPE_KINDS, Decl, Outline
+from caas_tui.models import Kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,7 +16,7 @@ class Builder:
     """Accumulates the pieces of one file (only ``pieces`` grows)."""
 
     lines: list[str]
-    kind: str
+    kind: Kind
     api: bool
     pieces: list[Piece] = field(default_factory=list)
 
@@ -27,7 +28,7 @@ class Builder:
         self.container(list(outline.decls), 1, n, scope, None)
         return self.pieces
 
-    def add(self, kind: str, start: int, end: int, symbol: str | None, sig: str | None, parent: str | None) -> None:
+    def add(self, kind: Kind, start: int, end: int, symbol: str | None, sig: str | None, parent: str | None) -> None:
         if end - start + 1 <= MAX_FUNC_LINES:
             self.pieces.append(Piece(kind, start, end, symbol, span_text(self.lines, start, end), sig, parent))
             return

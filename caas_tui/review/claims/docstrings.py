@@ -133,12 +133,12 @@ def _numpy_head(lines: list[Line], i: int) -> str | None:
 
 def _google_entries(body: list[Line], key: str) -> list[list[Line]]:
     """Split a Google section body into entries (continuations are deeper or unmatched)."""
-    content = [l for l in body if l.text.strip()]
+    content = [ln for ln in body if ln.text.strip()]
     if not content:
         return []
     if key in RETURN_SECTIONS:
         return [content]
-    base = min(_indent(l.text) for l in content)
+    base = min(_indent(ln.text) for ln in content)
     start = _GOOGLE_RAISE if key in RAISE_SECTIONS else _GOOGLE_PARAM
     entries: list[list[Line]] = []
     for line in content:
@@ -151,10 +151,10 @@ def _google_entries(body: list[Line], key: str) -> list[list[Line]]:
 
 
 def _numpy_entries(body: list[Line], header: str) -> list[tuple[list[Line], str]]:
-    content = [l for l in body if l.text.strip()]
+    content = [ln for ln in body if ln.text.strip()]
     if not content:
         return []
-    base = min(_indent(l.text) for l in content)
+    base = min(_indent(ln.text) for ln in content)
     groups: list[list[Line]] = []
     for line in content:
         if _indent(line.text) == base or not groups:
@@ -165,7 +165,7 @@ def _numpy_entries(body: list[Line], header: str) -> list[tuple[list[Line], str]
     out: list[tuple[list[Line], str]] = []
     for group in groups:
         head = group[0].text.strip()
-        desc = _norm(" ".join(l.text for l in group[1:]))
+        desc = _norm(" ".join(ln.text for ln in group[1:]))
         name, _, ftype = (p.strip() for p in head.partition(" : ")) if " : " in head else (head, "", "")
         if key in RETURN_SECTIONS:
             ftype, name = (ftype, name) if ftype else (name, "")
@@ -216,10 +216,10 @@ def docstring_blocks(lines: list[Line], owner: str) -> list[Block]:
             body = lines[i + 1 : j]
             if key in FIELD_SECTIONS:
                 for entry in _google_entries(body, key):
-                    field(entry, f"{head}: " + " ".join(l.text.strip() for l in entry))
+                    field(entry, f"{head}: " + " ".join(ln.text.strip() for ln in entry))
             else:
-                cut = min((_indent(l.text) for l in body if l.text.strip()), default=0)
-                blocks.extend(parse_lines([Line(l.no, l.text[cut:]) for l in body], owner))
+                cut = min((_indent(ln.text) for ln in body if ln.text.strip()), default=0)
+                blocks.extend(parse_lines([Line(ln.no, ln.text[cut:]) for ln in body], owner))
             i = max(j, i + 1)
         elif sphinx and sphinx.group(2).lower() in SPHINX_ROLES:
             flush()
@@ -227,7 +227,7 @@ def docstring_blocks(lines: list[Line], owner: str) -> list[Block]:
             j = i + 1
             while j < n and lines[j].text.strip() and _indent(lines[j].text) > ind:
                 j += 1
-            field(lines[i:j], " ".join(l.text.strip() for l in lines[i:j]))
+            field(lines[i:j], " ".join(ln.text.strip() for ln in lines[i:j]))
             i = j
         else:
             prose.append(lines[i])
@@ -245,9 +245,9 @@ def _doc_lines(node: ast.Expr) -> list[Line]:
     numbered = [Line(min(start + k, end) if exact else start, t) for k, t in enumerate(raw)]
     first = Line(numbered[0].no, numbered[0].text.strip())
     rest = numbered[1:]
-    widths = [len(l.text) - len(l.text.lstrip()) for l in rest if l.text.strip()]
+    widths = [len(ln.text) - len(ln.text.lstrip()) for ln in rest if ln.text.strip()]
     cut = min(widths) if widths else 0
-    out = [first] + [Line(l.no, l.text[cut:].rstrip() if l.text.strip() else "") for l in rest]
+    out = [first] + [Line(ln.no, ln.text[cut:].rstrip() if ln.text.strip() else "") for ln in rest]
     while out and not out[-1].text.strip():
         out.pop()
     while out and not out[0].text.strip():

@@ -11,8 +11,10 @@ import hashlib
 from collections import Counter
 from pathlib import PurePosixPath
 
+from caas_tui.limits import MAX_CLAIMS_PER_DOC
 from caas_tui.models import Claim
 from caas_tui.review.claims.blocks import Block, split_sentences
+from caas_tui.review.claims.doccomments import source_blocks, source_language
 from caas_tui.review.claims.docstrings import parse_field, python_blocks
 from caas_tui.review.claims.markdown import markdown_blocks
 from caas_tui.review.claims.mentions import code_block_names, symbols_and_spans, unique
@@ -32,7 +34,8 @@ def claim_id(doc_path: str, text: str, occurrence: int) -> str:
 
 
 def doc_language(path: str) -> str | None:
-    """``markdown``, ``rst`` or ``python`` for a path claims can be read from, else None."""
+    """``markdown``, ``rst``, ``python`` or ``source`` (another code language's doc comments)
+    for a path claims can be read from, else None."""
     ext = PurePosixPath(path).suffix.lower()
     if ext in MARKDOWN_EXTS:
         return "markdown"
@@ -40,6 +43,8 @@ def doc_language(path: str) -> str | None:
         return "rst"
     if ext in PYTHON_EXTS:
         return "python"
+    if source_language(path) is not None:
+        return "source"
     return None
 
 
@@ -49,6 +54,8 @@ def blocks_for(path: str, text: str) -> list[Block]:
         return rst_blocks(text)
     if language == "python":
         return python_blocks(path, text)
+    if language == "source":
+        return source_blocks(path, text)
     # Markdown, plain text and anything unknown: the Markdown scanner copes with prose.
     return markdown_blocks(text)
 
@@ -59,7 +66,23 @@ def _context(block: Block) -> str:
 
 
 def extract_claims(path: str, text: str) -> list[Claim]:
-    """Every claim of a Markdown, reST or Python file, in document order."""
+    """Every claim of a Markdown, reST or Python file, in document order: the first
+    ``MAX_CLAIMS_PER_DOC`` of them (``extract_claims_counted`` says how many there were)."""
+    return extract_claims_counted(path, text)[0]
+
+
+def claims_limit_warning(path: str, found: int) -> str | None:
+    """The one line every front end shows for a doc over the claims-per-doc limit."""
+    if found <= MAX_CLAIMS_PER_DOC:
+        return None
+    return (f"{path}: {found} claims, over the limit of {MAX_CLAIMS_PER_DOC} per doc: "
+            f"the last {found - MAX_CLAIMS_PER_DOC} were dropped, not reviewed")
+
+
+def extract_claims_counted(path: str, text: str) -> tuple[list[Claim], int]:
+    """The claims ``extract_claims`` returns, and how many the doc had before the limit.
+    The cap sits here, under every caller (CLI, app, MCP, staleness, patch), so all of them
+    see the same claims and ids."""
     drafts: list[tuple[int, int, str, str, Block]] = []  # start, end, text, kind, block
     for block in blocks_for(path, text):
         if block.kind == "prose":
@@ -68,6 +91,8 @@ def extract_claims(path: str, text: str) -> list[Claim]:
         elif block.text and block.text.strip():
             drafts.append((block.start, block.end, block.text, block.kind, block))
     drafts.sort(key=lambda d: (d[0], d[1]))
+    found = len(drafts)
+    del drafts[MAX_CLAIMS_PER_DOC:]
     seen: Counter[str] = Counter()
     claims: list[Claim] = []
     for start, end, body, kind, block in drafts:
@@ -97,4 +122,4 @@ def extract_claims(path: str, text: str) -> list[Claim]:
                 context=_context(block),
             )
         )
-    return claims
+    return claims, found

@@ -57,7 +57,7 @@ class _State:
         ctx = f"code block ({info})" if info else "code block"
         if self.last_para:
             ctx += f" after: {self.last_para}"
-        self.blocks.append(Block("code", tuple(lines), self.section, "\n".join(l.text for l in lines), ctx))
+        self.blocks.append(Block("code", tuple(lines), self.section, "\n".join(ln.text for ln in lines), ctx))
 
 
 def _dedent(lines: list[str], amount: int) -> list[str]:

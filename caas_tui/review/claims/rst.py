@@ -38,9 +38,9 @@ def _indent(text: str) -> int:
 
 
 def _dedent(lines: list[Line]) -> list[Line]:
-    widths = [_indent(l.text) for l in lines if l.text.strip()]
+    widths = [_indent(ln.text) for ln in lines if ln.text.strip()]
     cut = min(widths) if widths else 0
-    return [Line(l.no, l.text[cut:] if l.text.strip() else "") for l in lines]
+    return [Line(ln.no, ln.text[cut:] if ln.text.strip() else "") for ln in lines]
 
 
 class _Parser:
@@ -66,11 +66,11 @@ class _Parser:
         self.last_para = ""
 
     def para(self, lines: list[Line]) -> None:
-        lines = [l for l in lines if l.text.strip()]
+        lines = [ln for ln in lines if ln.text.strip()]
         if not lines:
             return
-        text = " ".join(l.text.strip() for l in lines)
-        self.blocks.append(Block("prose", tuple(Line(l.no, l.text.strip()) for l in lines), self.section, None, text))
+        text = " ".join(ln.text.strip() for ln in lines)
+        self.blocks.append(Block("prose", tuple(Line(ln.no, ln.text.strip()) for ln in lines), self.section, None, text))
         self.last_para = text
 
     def code(self, lines: list[Line], what: str) -> None:
@@ -82,7 +82,7 @@ class _Parser:
         if not lines:
             return
         ctx = what + (f" after: {self.last_para}" if self.last_para else "")
-        self.blocks.append(Block("code", tuple(lines), self.section, "\n".join(l.text for l in lines), ctx))
+        self.blocks.append(Block("code", tuple(lines), self.section, "\n".join(ln.text for ln in lines), ctx))
 
     # -- the scan ----------------------------------------------------------------------
     def run(self, lines: list[Line]) -> None:
@@ -181,7 +181,7 @@ class _Parser:
             elif arg and name in _VERSION_NOTES and len(arg.split(None, 1)) == 2:
                 arg_lines = [Line(lines[i].no, arg.split(None, 1)[1])]
             if arg_lines:
-                cont = [l for l in body if l.text.strip()]
+                cont = [ln for ln in body if ln.text.strip()]
                 # An argument that runs on into the body is one paragraph.
                 if cont and body and body[0].text.strip():
                     k = 0

@@ -13,7 +13,7 @@ from caas_tui.models import Claim
 
 RunMode = Literal["exec", "doctest", "skip"]
 _LANG = re.compile(r"code block \(([\w+.#-]+)\)", re.IGNORECASE)
-PYTHON_LANGS = frozenset({"python", "py", "python3", "py3"})
+PYTHON_LANGS = frozenset({"python", "py", "python3", "py3", "testcode", "jupyter-execute", "ipython", "ipython3"})
 DOCTEST_LANGS = frozenset({"pycon", "doctest", "python-repl", "pyrepl"})
 SHELL_LANGS = frozenset({"console", "bash", "sh", "shell", "shell-session", "shellsession", "zsh", "bat", "powershell",
                          "ps1", "cmd", "doscon"})
@@ -77,7 +77,7 @@ def plan_block(claim: Claim) -> RunBlock:
         return RunBlock(claim, "skip", "unverified: no >>> prompt in a console block, not run")
     if lang in PYTHON_LANGS:
         try:
-            ast.parse(text)
+            compile(text, "<block>", "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
         except SyntaxError as exc:
             # Fragments with "..." placeholders are illustrations, not programs a reader runs.
             return RunBlock(claim, "skip", f"unverified: not runnable as written (syntax error line {exc.lineno})")

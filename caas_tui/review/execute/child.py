@@ -7,8 +7,10 @@ fd 1 is pointed at stderr so that output written by the doc's code (or its child
 can never corrupt the protocol.
 """
 
+import ast
 import doctest
 import importlib
+import inspect
 import io
 import json
 import os
@@ -51,21 +53,49 @@ def _exception(exc):
         "filename": getattr(exc, "filename", None) if isinstance(exc, OSError) else None,
         "frames": _frames(exc),
         "text": "".join(traceback.format_exception_only(type(exc), exc))[-1000:],
+        "owner": _owner(exc),
     }
+
+
+def _owner(exc):
+    """For ``AttributeError``: the dotted name of the class (or module) that lacks the attribute."""
+    obj = getattr(exc, "obj", None) if isinstance(exc, AttributeError) else None
+    if obj is None:
+        return None
+    if inspect.ismodule(obj):
+        return obj.__name__
+    cls = obj if inspect.isclass(obj) else type(obj)
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _run(code, ns, filename, mode):
     buf = io.StringIO()
     error = None
     try:
-        compiled = compile(code, filename, mode)
+        # top-level ``await`` runs as in ``python -m asyncio``: on one loop kept for the session
+        compiled = compile(code, filename, mode, flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
         with redirect_stdout(buf), redirect_stderr(buf):
-            exec(compiled, ns)
+            if compiled.co_flags & inspect.CO_COROUTINE:
+                _loop().run_until_complete(eval(compiled, ns))
+            else:
+                exec(compiled, ns)
     except BaseException as exc:  # the doc's code may raise anything, SystemExit included
         if isinstance(exc, KeyboardInterrupt):
             raise
         error = exc
     return buf.getvalue(), error
+
+
+_LOOP: list = []  # the one event loop of the session, made on first use
+
+
+def _loop():
+    if not _LOOP:
+        import asyncio
+
+        _LOOP.append(asyncio.new_event_loop())
+        asyncio.set_event_loop(_LOOP[0])
+    return _LOOP[0]
 
 
 def _doctest_block(block, ns):
@@ -97,7 +127,7 @@ def main():
     _drop_privileges(request.get("drop_uid"), request.get("nproc"))
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
-    sys.path.insert(0, request["root"])
+    sys.path[:0] = request["paths"]
     ns = {"__name__": "__main__", "__builtins__": __builtins__}
     if request.get("module"):
         # a docstring's examples see their module's globals, as doctest gives them

@@ -144,6 +144,8 @@ class _Judge:
             if missing is None or not missing.is_absolute() or not missing.is_relative_to(self.root):
                 # blocks run in an empty temporary directory: files a reader would have there are not
                 return f"a file it reads is missing in the empty working directory ({err.text})"
+        if err.is_a("EOFError") and err.frames and err.frames[-1].file.startswith("<block"):
+            return f"it waits for keyboard input; stdin is closed ({err.text})"  # ``input()``
         if err.is_a("SystemExit", "KeyboardInterrupt"):
             return f"the block exited ({err.text})"
         return None
@@ -187,19 +189,24 @@ class _Judge:
         return out
 
     def _callee(self, err: RaisedError) -> list[EvidenceSpan]:
-        """For a call the signature rejects (raised before any project line runs): the definition."""
+        """Raised before any project line ran: the definition the doc's call does not fit
+        (``TypeError`` from a signature), or the class lacking an attribute (``AttributeError``)."""
         m = _CALL_REJECTED.match(err.message) if err.is_a("TypeError") else None
-        if m is None:
-            return []
-        name = m.group(1)
+        if m is not None:
+            return self._definition(m.group(1), "the signature the call does not fit")
+        if err.is_a("AttributeError") and err.owner and err.name:
+            return self._definition(err.owner, f"defines no {err.name!r}")
+        return []
+
+    def _definition(self, name: str, note: str) -> list[EvidenceSpan]:
         defs = [c for c in self.engine.find_symbol(name, kinds=("code",))
                 if c.symbol and (c.symbol == name or c.symbol.endswith("." + name)) and c.kind == "code"]
         if len(defs) != 1:
             return []
         d = defs[0]
         lines = split_lines(read_text(self.root / d.path))
-        return [EvidenceSpan(d.path, d.start_line, d.end_line, d.symbol,
-                             span_sha256(lines, d.start_line, d.end_line), "the signature the call does not fit")]
+        return [EvidenceSpan(d.path, d.start_line, d.end_line, d.symbol, span_sha256(lines, d.start_line, d.end_line),
+                             note)]
 
     def _doc_line(self, block: RunBlock, frames: Sequence[Frame]) -> int | None:
         for f in reversed(frames):

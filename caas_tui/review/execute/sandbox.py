@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import os
-import resource
 import shutil
 import stat
 import subprocess
@@ -124,9 +123,16 @@ def launch(python: str, child: Path, root: Path, workdir: Path, limits: Limits, 
         warning = f"{why}: {NO_BWRAP_WARNING}" + ("" if nproc else "; the process count is not limited either (root)")
         return Launch(tuple(cmd), env, workdir, False, drop, nproc, warning)
     argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"]
-    hidden = sorted({a for p in needed if (a := _hidden_ancestor(p)) is not None})
-    masked = [Path("/tmp"), *hidden]  # covered by an empty tmpfs: only what is needed is mounted back
-    for top in hidden:  # e.g. /root (0700) holding the interpreter
+    # Covered by an empty tmpfs, with only what is needed mounted back: directories other users
+    # cannot enter (e.g. /root holding the interpreter) and the caller's home (keys, tokens),
+    # which doc code could otherwise print into a CI log.
+    hidden = {a for p in needed if (a := _hidden_ancestor(p)) is not None}
+    home = Path.home().resolve()
+    if home != Path("/") and home.is_dir() and not any(home.is_relative_to(h) for h in hidden):
+        hidden.add(home)
+    hidden = {h for h in hidden if not any(h != o and h.is_relative_to(o) for o in hidden)}
+    masked = [Path("/tmp"), *sorted(hidden)]
+    for top in sorted(hidden):
         argv += ["--perms", "0755", "--tmpfs", str(top)]
     made: set[Path] = set()
     for p in sorted(set(needed)):
@@ -157,6 +163,8 @@ def prepare_workdir(workdir: Path, run: Launch) -> None:
 
 def rlimits(limits: Limits) -> Callable[[], None]:
     """A ``preexec_fn`` setting the child's CPU, memory and file-size limits (hard and soft)."""
+    import resource  # POSIX only: imported when a doc runs, so importing the package works anywhere
+
     cpu = int(limits.doc_seconds) + 5
 
     def apply() -> None:

@@ -48,6 +48,7 @@ class RaisedError:
     name: str | None = None  # ImportError/NameError/AttributeError name
     errno: int | None = None
     filename: str | None = None
+    owner: str | None = None  # AttributeError: the class or module lacking the attribute
 
     def is_a(self, *names: str) -> bool:
         return any(n in self.bases for n in names)
@@ -84,7 +85,7 @@ class SessionResult:
 def _error(d: dict[str, Any]) -> RaisedError:
     frames = tuple(Frame(str(f["file"]), int(f["line"] or 0), str(f.get("qualname") or f["name"])) for f in d["frames"])
     return RaisedError(str(d["type"]), str(d["module"]), tuple(d["mro"]), str(d["message"]), str(d["text"]).strip(),
-                       frames, d.get("name"), d.get("errno"), d.get("filename"))
+                       frames, d.get("name"), d.get("errno"), d.get("filename"), d.get("owner"))
 
 
 def _outcome(d: dict[str, Any]) -> BlockOutcome:
@@ -126,20 +127,21 @@ def run_session(root: Path, python: str, blocks: Sequence[RunBlock], limits: Lim
     workdir = Path(tempfile.mkdtemp(prefix="caas-exec-"))
     run: Launch = launch(python, CHILD, root, workdir, limits, use_bwrap=use_bwrap)
     err: list[bytes] = []
+    proc: subprocess.Popen[bytes] | None = None
     try:
         prepare_workdir(workdir, run)
-        request = {"root": str(root.resolve()), "blocks": [b.request(i) for i, b in runnable],
+        top = root.resolve()
+        paths = [str(top)] + ([str(top / "src")] if (top / "src").is_dir() else [])  # a src/ layout imports too
+        request = {"paths": paths, "blocks": [b.request(i) for i, b in runnable],
                    "nproc": run.nproc, "drop_uid": run.drop_uid, "module": module}
         proc = subprocess.Popen(run.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 cwd=workdir, env=run.env, start_new_session=True, preexec_fn=rlimits(limits))
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         drain = threading.Thread(target=_drain, args=(proc.stderr, err), daemon=True)
         drain.start()
-        try:
+        with contextlib.suppress(BrokenPipeError):
             proc.stdin.write(json.dumps(request).encode())
             proc.stdin.close()
-        except BrokenPipeError:
-            pass
         current, note = _read(proc, results, limits, started)
         if note:
             _kill(proc)
@@ -149,8 +151,14 @@ def run_session(root: Path, python: str, blocks: Sequence[RunBlock], limits: Lim
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=5)
             _kill(proc)  # also whatever the doc's code left running in the group
+            if current is not None:  # the child died inside a block (os._exit, a signal, a crash)
+                code = proc.returncode
+                how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+                results[current] = BlockOutcome(current, "crashed", note=f"the interpreter died running it ({how})")
         drain.join(timeout=2)
     finally:
+        if proc is not None and proc.returncode is None:
+            _kill(proc)
         shutil.rmtree(workdir, ignore_errors=True)
     stderr = b"".join(err).decode("utf-8", "replace")[:_STDERR_CHARS]
     outcomes = []
@@ -188,7 +196,7 @@ def _read(proc: subprocess.Popen[bytes], results: dict[int, BlockOutcome], limit
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
-                return None, ""
+                return current, ""
             buf += chunk
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)

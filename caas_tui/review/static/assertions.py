@@ -7,9 +7,12 @@ below) was checked, not only that the names in it exist.
 
 from __future__ import annotations
 
+import ast
 import re
+import warnings
 
 from caas_tui.models import Claim
+from caas_tui.review.claims.mentions import doctest_source
 from caas_tui.review.claims.docstrings import FieldFact, parse_field
 from caas_tui.review.static.facts import type_from_text
 
@@ -26,6 +29,8 @@ _RETURNS = re.compile(r"\b(?:returns?|returning|returned|yields?|gives back|eval
 _RAISES = re.compile(r"\b(?:raises?|raising|raised|throws?|thrown)\b", re.IGNORECASE)
 _DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b", re.IGNORECASE)
 _CALLS = re.compile(r"\b(?:is|are|gets?|be|been)\s+(?:then\s+)?(?:called|invoked)\b|\b(?:calls|invokes)\b", re.IGNORECASE)
+# "never raises", "always returns a list": a raise/return claim, judged as one.
+_ABOUT_RESULT = re.compile(r"\s+(?:\w+\s+)?(?:returns?|raises?|yields?|throws?)\b", re.IGNORECASE)
 _BEHAVIOUR = re.compile(r"\b(?:retries|retry|retried|retrying|never|always)\b", re.IGNORECASE)
 NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -55,6 +60,16 @@ _COMPOUND = re.compile(
     r"separators?|lists?|lookups?|tables?|maps?|mappings?|registry|level|hints?|annotations?|checks?|fields?|"
     r"numbers?|keys?|values?|patterns?|templates?|parts?|elements?|entries|entry|parameters?|arguments?|ids?|"
     r"paths?|types?|classes|class|callables?|functions?)\b",
+    re.IGNORECASE,
+)
+# ```handler` is the handler class``: a parameter's kind described in prose.
+PROSE_KIND = re.compile(
+    r"`(?P<param>[A-Za-z_]\w*)`\s+(?:is|must\s+be|should\s+be)\s+(?P<desc>(?:the|an?)\s+[^.;:`]+)", re.IGNORECASE
+)
+_CALL_RESULT = re.compile(r"`[^`]+\([^`]*\)`\s*(?:is|==|->|→|gives|evaluates to)\s+`[^`]+`")
+_IS_TYPE = re.compile(
+    r"`[\w.]+`\s+(?:is|are)\s+(?:always\s+)?(?:an?|the)\s+(?:\w+\s+)?"
+    r"(?:tuple|list|dict|dictionary|set|frozenset|string|str|int|integer|float|bool|boolean|bytes|iterator|generator)\b",
     re.IGNORECASE,
 )
 # "type" is left out: in prose it is as often a category ("the space type") as a Python type.
@@ -93,8 +108,14 @@ def text_kinds(text: str) -> set[str]:
         out.add("value")
     if _CALLS.search(prose):
         out.add("calls")
-    if _BEHAVIOUR.search(prose):
+    if any(not _ABOUT_RESULT.match(prose, m.end()) for m in _BEHAVIOUR.finditer(prose)):
         out.add("behaviour")
+    if _CALL_RESULT.search(text):
+        out.add("returns")  # ```has_component("x")` is `False```
+    if _IS_TYPE.search(text):
+        out.add("type")  # ```Scene.entities` is a tuple``
+    if any(described_kind(m.group("desc")) in STRONG_KINDS for m in PROSE_KIND.finditer(text)):
+        out.add("kind")
     return out
 
 
@@ -115,9 +136,25 @@ def asserted_kinds(claim: Claim) -> set[str]:
     """Assertion kinds a claim makes beyond naming things (a code block: only doctest output)."""
     if claim.kind == "code":
         # A doctest's expected output asserts values no static check evaluates.
-        return {"returns"} if doctest_output(claim.text) else set()
+        out = {"returns"} if doctest_output(claim.text) else set()
+        if _stateful(claim.text):
+            out.add("behaviour")  # what a sequence of calls does to its objects is not checked statically
+        return out
     fact = parse_field(claim.text) if claim.kind == "field" else None
     return field_kinds(fact) if fact is not None else text_kinds(claim.text)
+
+
+def _stateful(code: str) -> bool:
+    """Two or more statements beyond imports and definitions: a sequence whose effect the block shows."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(doctest_source(code))
+    except SyntaxError:
+        return False
+    body = [s for s in tree.body if not isinstance(s, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef,
+                                                       ast.AsyncFunctionDef))]
+    return len(body) >= 2
 
 
 def doctest_output(code: str) -> bool:

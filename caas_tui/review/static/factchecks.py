@@ -14,17 +14,20 @@ from caas_tui.review.static.facts import (
     StatedType,
     StatedValue,
     stated_defaults,
-    stated_raises,
     stated_returns,
     type_from_text,
 )
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
+from caas_tui.review.static.flow import explicit_none_return
 from caas_tui.review.static.names import callable_mentions, section_subject, subject_before
-from caas_tui.review.static.paramchecks import check_param_entry
+from caas_tui.review.static.paramchecks import check_param_entry, check_prose_kinds
 from caas_tui.review.static.pysig import Signature, Value, evaluate, none_fallback, same_value
-from caas_tui.review.static.raisecheck import clamps, judge, reach, stated_exception
+from caas_tui.review.static.raisecheck import reach
+from caas_tui.review.static.raiseclaims import check_raises
 from caas_tui.review.static.resolve import Def
 from caas_tui.review.static.rettypes import compare, describe, never_none, return_kinds
+from caas_tui.review.static.symdefaults import check_symbol_default
+from caas_tui.review.static.testchecks import check_tests
 from caas_tui.review.static.units import Quantity, matches, quantities, restate
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -83,11 +86,18 @@ def _check_default(ctx: ReviewContext, claim: Claim, sig: Signature, param: str,
     ev = ctx.evidence(sig.fn)
     check = f"default of `{param}` in `{label}`"
     if p.default is None:
+        if sv.param is not None:
+            return []  # ```x=None``` in prose: an example call, not a stated default
         return [bad("contradicted", check, f"`{param}` of `{label}` is required; it has no default", ev, aspect="default")]
+    if sv.symbol:
+        return check_symbol_default(ctx, claim, sig, param, sv, label)
     actual = _resolved_default(ctx, sig, param, p.default, none_stated=sv.literal and sv.value is None)
     if actual is None:
         return []
     via = [ctx.evidence(d) for d in actual.via]
+    if sv.literal and isinstance(actual.value, (list, tuple)) and not isinstance(sv.value, (list, tuple)):
+        if any(same_value(sv.value, item) for item in actual.value):
+            return []  # "defaults to ``'a'``, ``'b'``": the doc lists the items one by one
     if sv.literal:
         matched = same_value(sv.value, actual.value)
     elif isinstance(actual.value, str):
@@ -139,6 +149,14 @@ def _check_quantity(ctx: ReviewContext, claim: Claim, sig: Signature, param: str
                 edit=edit, aspect=("default", "value"))]
 
 
+def quantity_finding(ctx: ReviewContext, claim: Claim, subject: Def, param: str, q: Quantity) -> list[Finding]:
+    """``q`` against the resolved default of ``subject``'s ``param``."""
+    sig = _sig_for(ctx, subject)
+    if sig is None:
+        return []
+    return _check_quantity(ctx, claim, sig, param, q, _label(sig.fn) if subject.kind == "function" else subject.short)
+
+
 def _param_before(text: str, offset: int, candidates: set[str]) -> str | None:
     names = [m.name for m in find_mentions(text) if m.origin == "code" and 0 <= m.start < offset and "." not in m.name]
     names += [s.strip() for s in code_spans(text[:offset]) if _IDENT.fullmatch(s.strip())]
@@ -160,6 +178,8 @@ def check_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, sub
         name = fact.name.lstrip("*")
         qs = quantities(fact.desc)
         for sv in stated_defaults(fact.desc):
+            if sv.param is not None and sv.param != name:
+                continue  # ```kw_only=True``` in another entry's text: an example, not this default
             if not any(q.start <= sv.start < q.start + len(q.text) for q in qs):
                 findings += _check_default(ctx, claim, sig, sv.param or name, sv, label)
         for sv in stated_defaults(fact.type or ""):
@@ -253,9 +273,28 @@ def check_returns(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subj
     out = []
     for st in stated_returns(claim.text):
         subj = subject_before(ctx, claim, st.start)
-        if subj is not None:
+        if subj is None:
+            continue
+        if _IF_RETURNS.search(claim.text[max(0, st.start - 60):st.start]):
+            continue  # "if it returns ``True``, ...": a condition on something else, not a claim
+        if _NEG_RETURN.search(claim.text[max(0, st.start - 40):st.start]):
+            out += _check_never_none(ctx, subj, st)
+        else:
             out += _check_return(ctx, claim, subj, st, _token_at(claim.text, st.start))
     return out
+
+
+_IF_RETURNS = re.compile(r"\b(?:if|when|unless|whether|once)\s+(?:[^\s,`]+\s+){0,3}?(?:returns?|yields?)\s+(?:\w+\s+)?$",
+                         re.IGNORECASE)
+_NEG_RETURN = re.compile(r"(?:\bnever|\bnot|n't)\s+(?:\w+\s+)?(?:returns?|yields?)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def _check_never_none(ctx: ReviewContext, subject: Def, stated: StatedType) -> list[Finding]:
+    """"never returns None": contradicted by an explicit ``return None`` or bare ``return``."""
+    if subject.kind != "function" or stated.kind != "None" or not explicit_none_return(subject):
+        return []
+    return [bad("contradicted", f"`{_label(subject)}` never returns None",
+                f"`{_label(subject)}` has a `return None` (or a bare `return`)", ctx.evidence(subject), aspect="returns")]
 
 
 def _token_at(text: str, offset: int) -> str:
@@ -263,45 +302,6 @@ def _token_at(text: str, offset: int) -> str:
     if not m:
         return ""
     return m.group(1) if m.group(1) else m.group(0)
-
-
-# -- raised exceptions ----------------------------------------------------------------------
-def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
-    pairs: list[tuple[Def, str]] = []
-    if fact is not None:
-        if fact.role == "raises" and fact.name and subject is not None:
-            pairs = [(subject, fact.name)]
-    else:
-        for m in re.finditer(r"\b(?:raises?|throws?)\b", claim.text):
-            subj = subject_before(ctx, claim, m.start())
-            if subj is not None:
-                pairs += [(subj, name) for name in stated_raises(claim.text[m.start():m.start() + 120])[:1]]
-    findings: list[Finding] = []
-    for subj, name in pairs:
-        if subj.kind == "class":
-            init = ctx.resolver.member(subj, "__init__")
-            if not (init.found and init.target is not None and init.target.kind == "function"):
-                continue
-            subj = init.target
-        if subj.kind != "function":
-            continue
-        exc = stated_exception(ctx, name, claim)
-        if exc is None:
-            continue
-        result, reached = judge(ctx, subj, exc)
-        if result is None:
-            continue
-        check = f"`{_label(subj)}` raises `{name}`"
-        ev = [ctx.evidence(subj)] + [ctx.evidence(d) for d in reached.evidence[:2]]
-        if result:
-            findings.append(ok(check, *ev, aspect="raises"))
-        else:
-            raised = ", ".join(f"`{q.rsplit('.', 1)[-1]}`" for q in reached.raised)
-            instead = f"it raises {raised}" if raised else "nothing it runs raises anything"
-            if not raised and clamps(subj):
-                instead += "; it clamps the value with `min`/`max` instead"
-            findings.append(bad("contradicted", check, f"`{_label(subj)}` never raises `{name}` ({instead})", *ev, aspect="raises"))
-    return findings
 
 
 def check_facts(ctx: ReviewContext, claim: Claim) -> list[Finding]:
@@ -314,4 +314,7 @@ def check_facts(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     findings += check_defaults(ctx, claim, fact, subject)
     findings += check_returns(ctx, claim, fact, subject)
     findings += check_raises(ctx, claim, fact, subject)
+    if fact is None:
+        findings += check_prose_kinds(ctx, claim)
+    findings += check_tests(ctx, claim, fact, subject)
     return findings

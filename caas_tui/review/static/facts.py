@@ -9,7 +9,7 @@ import re
 import warnings
 from dataclasses import dataclass
 
-_V = r"(``[^`]+``|`[^`]+`|\"[^\"\n]*\"|'[^'\n]*'|[-+]?[\w.:/+-]*\w|[-+]?\d[\w.+-]*)"
+_V = r"(:[\w:]+:`[^`]+`|``[^`]+``|`[^`]+`|\"[^\"\n]*\"|'[^'\n]*'|[-+]?[\w.:/+-]*\w|[-+]?\d[\w.+-]*)"
 _DEFAULT_PATTERNS = (
     re.compile(r"\bdefaults?\s+(?:value\s+)?(?:to|is|of|=|:)\s*" + _V, re.IGNORECASE),
     re.compile(r"\(\s*default(?:s)?\s*(?:is\s+|to\s+|[:=]\s*)?" + _V + r"\s*\)", re.IGNORECASE),
@@ -36,7 +36,10 @@ _MORE_VALUES = re.compile(
     + "|".join(rf"{w}\b" for w in _TYPE_WORDS) + ")",
     re.IGNORECASE,
 )
-_RAISES = re.compile(r"\b(?:raises?|throws?)\s+(?:an?\s+)?(``[^`]+``|`[^`]+`|:exc:`[^`]+`|[A-Z]\w*(?:\.\w+)*)")
+_RAISES = re.compile(r"\b(?:raises?|throws?)\s+(?:an?\s+)?(``[^`]+``|`[^`]+`|:(?:py:)?(?:exc|class|obj):`[^`]+`|[A-Z]\w*(?:\.\w+)*)")
+
+
+_ROLE = re.compile(r":[\w:]+:`~?(?:[^`<]*<)?~?([A-Za-z_][\w.]*?)(?:\(\))?>?`")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,7 @@ class StatedValue:
     literal: bool  # True when ``value`` came from a Python literal
     start: int  # offset in the claim text (for locating the token)
     param: str | None = None  # from ``name=value`` spans
+    symbol: bool = False  # written as a reST role (``:class:`Option```): a name, not a literal
 
 
 def _strip_ticks(token: str) -> str:
@@ -71,6 +75,11 @@ def stated_defaults(text: str) -> list[StatedValue]:
     for pattern in _DEFAULT_PATTERNS:
         for m in pattern.finditer(text):
             token = m.group(1)
+            role = _ROLE.fullmatch(token)
+            if role is not None:
+                if not any(v.start == m.start(1) for v in out):
+                    out.append(StatedValue(role.group(1), role.group(1), False, m.start(1), symbol=True))
+                continue
             cleaned = _strip_ticks(token).rstrip(".,;:)")
             if not cleaned or cleaned.lower() in ("the", "a", "an", "this", "that", "it", "whatever", "none of"):
                 continue
@@ -156,7 +165,7 @@ def stated_raises(text: str) -> list[str]:
     out: list[str] = []
     for m in _RAISES.finditer(text):
         token = m.group(1)
-        role = re.match(r":exc:`~?([^`]+)`", token)
+        role = re.match(r":(?:py:)?(?:exc|class|obj):`~?([^`]+)`", token)
         name = role.group(1) if role else _strip_ticks(token)
         name = name.lstrip("~").removesuffix("()")
         if re.fullmatch(r"[A-Za-z_][\w.]*", name) and (name.endswith(("Error", "Exception", "Warning", "Exit", "Interrupt")) or "." in name or name[0].isupper()):

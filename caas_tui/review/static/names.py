@@ -4,6 +4,7 @@ and do calls written inline (```Scene.spawn(name, tolerance=1e-3)```) fit the si
 from __future__ import annotations
 
 import ast
+import keyword
 import re
 import warnings
 
@@ -87,19 +88,31 @@ def unbound_in_docstring(ctx: ReviewContext, claim: Claim, m: Mention) -> Findin
     readers look it up there, so it is broken."""
     if not claim.doc_path.endswith((".py", ".pyi")) or "." in m.name or m.origin not in ("role", "code"):
         return None
+    role = re.match(r":(?:py:)?(\w+):", claim.text[max(m.start, 0):]) if m.origin == "role" else None
     if m.origin == "role":
-        if m.raw.strip().lstrip("~!").startswith(".") or re.match(r":(?:py:)?mod:", claim.text[max(m.start, 0):]):
+        if m.raw.strip().lstrip("~!").startswith(".") or (role is not None and role.group(1) == "mod"):
             return None
     elif not m.called:
         return None
     src = ctx.project.module_for_path(claim.doc_path)
     if src is None or src.tree is None or src.dynamic or src.star_imports or m.name in src.bindings:
         return None
-    if external_object(m.name) is not None or ctx.project.has_module(m.name):
+    if keyword.iskeyword(m.name) or external_object(m.name) is not None or ctx.project.has_module(m.name):
         return None
+    # API docs usually render a submodule's docstrings under the package (``currentmodule:: pkg``).
+    parts = src.name.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        if ctx.resolver.walk(ctx.resolver.module_def(".".join(parts[:i])), [m.name]).status != "missing":
+            return None
     owner = ctx.docstring_owner(claim.doc_path, claim.start_line)
-    if m.origin == "code" and owner is not None and owner.kind == "function":
-        return None  # ``progress()`` in a function's docstring may be a parameter or a callback
+    if owner is not None and owner.kind == "function":
+        if m.origin == "code":
+            return None  # ``progress()`` in a function's docstring may be a parameter or a callback
+        sig = ctx.signature(owner)
+        if sig is None or sig.named(m.name) is not None:
+            return None  # ``:func:`object_type``` naming the function's own parameter
+    if role is not None and role.group(1) in ("meth", "attr", "method") and ctx.resolver.defs_named(m.name):
+        return None  # a method of some other class the reader knows from context
     cls = owner if owner is not None and owner.kind == "class" else owner.owner if owner is not None else None
     while cls is not None:
         status = ctx.resolver.member(cls, m.name).status
@@ -165,10 +178,27 @@ def callable_mentions(ctx: ReviewContext, claim: Claim) -> list[tuple[int, Def]]
     return out
 
 
+_PRONOUN = re.compile(r"[,;:]\s*(?:this|it|which|these|they)\b", re.IGNORECASE)
+_COMPARED = re.compile(r"\b(?:unlike|like|than|see|except|as with)\s*:?\s*$", re.IGNORECASE)
+
+
+def _aside(text: str, pos: int, offset: int) -> bool:
+    """A mention in a closed parenthesis (``(see :meth:`x`)``) or a comparison (``unlike `x```):
+    not the sentence's subject."""
+    head = text[:pos]
+    if head.count("(") > head.count(")") and ")" in text[pos:offset]:
+        return True
+    return bool(_COMPARED.search(head))
+
+
 def subject_before(ctx: ReviewContext, claim: Claim, offset: int) -> Def | None:
     """The one callable named before ``offset`` (the sentence's subject), or the
     docstring's owner when none is named; None when it is ambiguous."""
-    before = {id(d.node): d for pos, d in callable_mentions(ctx, claim) if pos < offset}
+    text = claim.text
+    mentions = [(pos, d) for pos, d in callable_mentions(ctx, claim) if pos < offset and not _aside(text, pos, offset)]
+    if mentions and _PRONOUN.search(text[mentions[-1][0]:offset]):
+        return section_subject(ctx, claim)  # "Unlike `x`, this never ...": the subject is the docstring's own
+    before = {id(d.node): d for _, d in mentions}
     if len(before) == 1:
         return next(iter(before.values()))
     if not before:

@@ -10,10 +10,11 @@ import ast
 from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import FieldFact
 from caas_tui.review.claims.mentions import dotted
-from caas_tui.review.static.assertions import described_kind
+from caas_tui.review.static.assertions import PROSE_KIND, described_kind
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.facts import type_from_text
 from caas_tui.review.static.findings import Finding, bad, ok
+from caas_tui.review.static.names import callable_mentions, section_subject
 from caas_tui.review.static.pysig import Param, Signature
 from caas_tui.review.static.resolve import Def
 from caas_tui.review.static.rettypes import annotation_kinds, compare
@@ -138,3 +139,26 @@ def _check_kind(ctx: ReviewContext, sig: Signature, subject: Def, p: Param, desc
     rationale = (f"`{p.name}` of `{label}` is described as {_SAID[kind]} but annotated `{_unparse(p.annotation)}`"
                  + (f"; {_SAID[kind]} would be {_WRITTEN[kind]}" if kind in _WRITTEN else ""))
     return [bad("contradicted", check, rationale, ev, aspect="kind")]
+
+
+def check_prose_kinds(ctx: ReviewContext, claim: Claim) -> list[Finding]:
+    """```handler` is the handler class`` in prose, about the one named callable taking ``handler``."""
+    matches = list(PROSE_KIND.finditer(claim.text))
+    if not matches:
+        return []
+    candidates = [d for _, d in callable_mentions(ctx, claim)]
+    owner = section_subject(ctx, claim)
+    if owner is not None:
+        candidates.append(owner)
+    findings: list[Finding] = []
+    for m in matches:
+        having = {}
+        for d in candidates:
+            sig = _subject_sig(ctx, d)
+            p = sig.named(m.group("param")) if sig is not None else None
+            if sig is not None and p is not None and p.annotation is not None and p.kind not in ("var", "varkw"):
+                having[id(sig.fn.node)] = (sig, d, p)
+        if len(having) == 1:
+            sig, d, p = next(iter(having.values()))
+            findings += _check_kind(ctx, sig, d, p, m.group("desc"))
+    return findings

@@ -14,6 +14,7 @@ import builtins
 from dataclasses import dataclass, field
 
 from caas_tui.models import Claim
+from caas_tui.review.claims.mentions import dotted
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.pysig import raise_facts
 from caas_tui.review.static.resolve import Def
@@ -28,7 +29,7 @@ _QUIET_CALLS = frozenset(
 _LOOKUP = frozenset({"KeyError", "IndexError", "LookupError"})
 # Raised by the interpreter itself (bad arguments, arithmetic, attribute access): never
 # "not raised" just because no ``raise`` statement names them.
-_IMPLICIT = frozenset(
+IMPLICIT = frozenset(
     {"TypeError", "AttributeError", "ArithmeticError", "ZeroDivisionError", "OverflowError", "FloatingPointError",
      "RecursionError", "MemoryError", "AssertionError", "StopIteration", "StopAsyncIteration", "UnicodeError",
      "UnicodeDecodeError", "UnicodeEncodeError", "NameError", "UnboundLocalError", "SystemError", "Exception",
@@ -79,6 +80,31 @@ def reach(ctx: ReviewContext, fn: Def) -> Reach:
                         visit(init.target, depth + 1)
 
     visit(fn, 0)
+    for made in _returned_callables(ctx, fn):
+        visit(made, 1)  # a factory's docs speak of what it builds ("a validator that raises ...")
+    return out
+
+
+def _returned_callables(ctx: ReviewContext, fn: Def) -> list[Def]:
+    """What ``fn`` hands back to be called later: a nested function it returns, or the
+    ``__call__`` of a project class it instantiates and returns."""
+    node = fn.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.module is None:
+        return []
+    nested = {n.name: n for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n is not node}
+    out: list[Def] = []
+    for ret in (n for n in ast.walk(node) if isinstance(n, ast.Return) and n.value is not None):
+        value = ret.value
+        if isinstance(value, ast.Name) and value.id in nested:
+            out.append(Def("function", f"{fn.qualname}.<locals>.{value.id}", fn.module, nested[value.id], fn.owner))
+        elif isinstance(value, ast.Call):
+            name = dotted(value.func)
+            res = ctx.resolver.resolve_in(fn.module, name) if name else None
+            if res is not None and res.found and res.target is not None and res.target.kind == "class" \
+                    and res.target.is_project:
+                call = ctx.resolver.member(res.target, "__call__")
+                if call.found and call.target is not None and call.target.kind == "function":
+                    out.append(call.target)
     return out
 
 
@@ -102,7 +128,7 @@ def _call_targets(ctx: ReviewContext, f: Def, call: str) -> list[Def | None]:
     return [None]
 
 
-def _is_subclass(ctx: ReviewContext, cls: Def, of: Def) -> bool:
+def is_subclass(ctx: ReviewContext, cls: Def, of: Def) -> bool:
     """``cls`` is ``of`` or derives from it (through project and builtin bases)."""
     stack, seen = [cls], set()
     while stack:
@@ -138,7 +164,7 @@ def judge(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[bool | None, Reach]:
     """True: something in reach raises ``exc`` (or a subclass); False: nothing can;
     None: can't tell."""
     r = reach(ctx, fn)
-    if any(_is_subclass(ctx, raised, exc) for raised in r.raised.values()):
+    if any(is_subclass(ctx, raised, exc) for raised in r.raised.values()):
         return True, r
     if r.opaque:
         return None, r
@@ -148,12 +174,12 @@ def judge(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[bool | None, Reach]:
     # project) and the exception is not one the interpreter raises on its own.
     if r.external_calls or (r.subscripts and exc.qualname in _LOOKUP):
         return None, r
-    if not r.raised and (exc.qualname in _IMPLICIT or not isinstance(exc.value, type) or _open_ended(ctx, fn)):
+    if not r.raised and (exc.qualname in IMPLICIT or not isinstance(exc.value, type) or open_ended(ctx, fn)):
         return None, r
     return False, r
 
 
-def _open_ended(ctx: ReviewContext, fn: Def) -> bool:
+def open_ended(ctx: ReviewContext, fn: Def) -> bool:
     """A stub (``...``, ``pass``) or a method subclasses override: the doc may speak of
     implementations this body is not."""
     node = fn.node

@@ -11,6 +11,7 @@ from caas_tui.models import Claim
 from caas_tui.review.claims.mentions import dotted
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.facts import StatedType
+from caas_tui.review.static.flow import never_returns_none
 from caas_tui.review.static.pysig import own_nodes
 from caas_tui.review.static.resolve import Def
 
@@ -234,8 +235,10 @@ def describe(kinds: set[str]) -> str:
 def never_none(ctx: ReviewContext, fn: Def) -> str | None:
     """Why ``fn`` can't return None (``annotated `-> bytes```), or None when it might."""
     node = fn.node
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.returns is None:
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
+    if node.returns is None:
+        return never_returns_none(fn, ctx.resolver)
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own_nodes(node)):
         return None
     kinds = annotation_kinds(ctx, fn, node.returns)

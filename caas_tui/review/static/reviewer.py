@@ -18,11 +18,15 @@ from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
 from caas_tui.review.claims.mentions import code_spans
+from caas_tui.review.static.behaviour import check_calls, check_retries
 from caas_tui.review.static.codeblocks import check_code
 from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.doccomments import check_doc_comment, source_language
 from caas_tui.review.static.factchecks import check_facts
 from caas_tui.review.static.findings import REVIEWER, Edit, Finding, bad, verdict_for
 from caas_tui.review.static.names import check_inline_calls, check_mentions
+from caas_tui.review.static.polyglot import block_language, check_block, check_prose
+from caas_tui.review.static.testchecks import check_tests
 
 log = logging.getLogger(__name__)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
@@ -121,13 +125,23 @@ class StaticReviewer:
     @staticmethod
     def findings(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         out: list[Finding] = []
+        language = block_language(claim)
+        if language is not None:  # a TS/JS, Java, Kotlin, C#, Go or Rust block: that language's checks
+            past = _HISTORY_DOCS.search(claim.doc_path) or _HISTORICAL.search(claim.context.split("code block", 1)[-1])
+            return [] if past else check_block(ctx, claim, language)
         if not judged_at_all(claim):
             return out
+        if source_language(claim.doc_path) is not None:
+            return check_doc_comment(ctx, claim)  # the doc comments of such a source file
         if claim.kind == "code":
             out += check_code(ctx, claim)
+            out += check_tests(ctx, claim, None, None)
         else:
             out += check_mentions(ctx, claim)
             out += check_inline_calls(ctx, claim)
             out += check_facts(ctx, claim)
+            out += check_calls(ctx, claim)
+            out += check_retries(ctx, claim)
+            out += check_prose(ctx, claim)
         out += check_doubled_prefix(ctx, claim)
         return out

@@ -112,7 +112,8 @@ class DocPicker(ModalScreen[str | None]):
         if counts is None:
             tail.append("…", style="dim")
         else:
-            tail.append(f"{counts.claims:>3} claims", style="dim" if not counts.claims else "")
+            plural = "claims" if counts.claims != 1 else "claim "
+            tail.append(f"{counts.claims:>3} {plural}", style="dim" if not counts.claims else "")
             tail.append(f" {counts.flagged:>3} flagged", style="bold #ff5f5f" if counts.flagged else "dim")
             tail.append(f" {counts.decided:>3} decided", style="dim" if not counts.decided else "")
         room = max(10, width - tail.cell_len - 2)
@@ -138,12 +139,12 @@ class DocPicker(ModalScreen[str | None]):
         highlighted = listing.highlighted_option.id if listing.highlighted_option is not None else None
         listing.set_options(options)
         keep = highlighted if query == "" and highlighted else (self.current if not query else None)
-        ids = [o.id for o in options if o is not None and not o.disabled]
+        ids = [o.id for o in options if o is not None and o.id is not None and not o.disabled]
         if ids:
             listing.highlighted = listing.get_option_index(keep if keep in ids else ids[0])
         shown = len(guides) + len(modules)
         self.query_one("#picker-status", Static).update(Text(
-            f"{shown} of {len(self.docs)} docs · flagged = contradicted, incomplete or stale · enter opens, esc closes",
+            f"{shown} of {len(self.docs)} docs · flagged: contradicted, incomplete or stale",
             style="dim"))
 
     @on(Input.Changed, "#picker-query")

@@ -89,7 +89,7 @@ def legend_table(*, verdicts: bool = True) -> Table:
     from caas_tui.tui.render import VERDICT_FG, VERDICT_GLYPH, VERDICT_ORDER
 
     table = Table(box=None, show_header=False, padding=(0, 2), expand=False)
-    table.add_column("mark", style="bold", no_wrap=True, width=18)
+    table.add_column("mark", style="bold", no_wrap=True, width=20)
     table.add_column("means")
     if verdicts:
         table.add_row(Text("Verdicts", style="bold underline"), "")
@@ -102,7 +102,7 @@ def legend_table(*, verdicts: bool = True) -> Table:
             table.add_row(Text(f"{letter} {decision}"), Text(""))
         table.add_row("", "")
     table.add_row(Text("Evidence columns", style="bold underline"),
-                  Text("narrow panes drop columns from the right of this list", style="dim"))
+                  Text("a narrow pane keeps location, then #, rel, why, kind, agree, symbol", style="dim"))
     for column, meaning in LEGEND:
         table.add_row(Text(column, style="bold #ffaf00"), Text(meaning))
     return table

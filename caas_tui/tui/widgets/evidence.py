@@ -43,7 +43,7 @@ class HitTable(DataTable[Text]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Next hit", show=False),
         Binding("k", "cursor_up", "Previous hit", show=False),
-        Binding("question_mark", "legend", "What the columns mean"),
+        Binding("question_mark", "legend", "Legend"),
     ]
 
     def __init__(self, **kwargs: object) -> None:
@@ -113,9 +113,12 @@ def claim_query(claim: Claim) -> str:
 
 
 def section_span(claim: Claim, claims: Sequence[Claim]) -> tuple[str, int, int]:
-    """The lines of ``claim``'s doc section: from the first to the last claim under the same heading."""
-    same = [c for c in claims if c.section == claim.section] if claim.section else [claim]
-    same = same or [claim]
+    """The lines of ``claim``'s doc section (its sub-sections included): from the first to the
+    last claim under that heading."""
+    if not claim.section:
+        return claim.doc_path, claim.start_line, claim.end_line
+    inside = claim.section + " > "
+    same = [c for c in claims if c.section == claim.section or (c.section or "").startswith(inside)] or [claim]
     return claim.doc_path, min(c.start_line for c in same), max(c.end_line for c in same)
 
 
@@ -204,7 +207,7 @@ class EvidencePanel(Vertical):
         table = self.table
         table.show(hits, keep=keep)
         table.border_title = f"Evidence: {len(hits)} hits" if query.text.strip() else "Evidence"
-        own = "" if self._claim is None else (" · own doc shown" if query.own_doc else " · own section hidden")
+        own = "" if self._claim is None else (" · own doc shown" if query.own_doc else " · own doc hidden")
         table.border_subtitle = f"{query.mode} · {'/'.join(query.kinds or ()) or 'all kinds'}{own} · ? legend"
         if not hits:
             self.preview.show_hit(None)

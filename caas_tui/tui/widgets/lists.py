@@ -39,6 +39,8 @@ class DocList(OptionList):
             prompt.append(doc.path)
             options.append(Option(prompt, id=doc.path))
         self.set_options(options)
+        modules = sum(1 for d in docs if d.language == "python")
+        self.border_title = f"Docs {len(docs) - modules}+{modules} · d"
 
     def select_path(self, path: str) -> None:
         with contextlib.suppress(OptionDoesNotExist):  # not listed (any more): the highlight stays

@@ -64,7 +64,7 @@ class StatusLine(Horizontal):
 
 
 # Footer keys, most useful first: those that don't fit the width are left out (F1 lists all).
-FOOTER_PRIORITY = ("help", "accept", "reject", "edit", "review_claim", "review_doc", "rereview_stale", "focus_docs",
+FOOTER_PRIORITY = ("help", "legend", "accept", "reject", "edit", "review_claim", "review_doc", "rereview_stale", "focus_docs",
                    "focus_query", "undo", "chain", "open_editor", "export", "review_claude", "cycle_mode", "quit")
 # Shorter words below 120 columns, so more keys fit.
 FOOTER_SHORT = {"edit": "Edit", "review_doc": "Doc", "rereview_stale": "Stale", "open_editor": "Edit file",
@@ -79,11 +79,12 @@ class CaasFooter(Footer):
         width = self.app.size.width
         narrow = width < 120
         items = list(super().compose())
-        keys = [w for w in items if isinstance(w, FooterKey) and w.action in FOOTER_PRIORITY]
+        keys = [w for w in items if isinstance(w, FooterKey) and not w.has_class("-command-palette")]
         for key in keys:
             if narrow and key.action in FOOTER_SHORT:
                 key.description = FOOTER_SHORT[key.action]
-        keys.sort(key=lambda k: FOOTER_PRIORITY.index(k.action))
+        rank = {action: i for i, action in enumerate(FOOTER_PRIORITY)}
+        keys.sort(key=lambda k: rank.get(k.action, len(rank)))  # keys of other screens come last
         room, shown = width - PALETTE_CELLS, set()
         for key in keys:
             cells = len(key.key_display) + len(key.description) + (2 if narrow else 3)
@@ -91,11 +92,11 @@ class CaasFooter(Footer):
                 room -= cells
                 shown.add(id(key))
         for item in items:
-            if not isinstance(item, FooterKey) or item.action not in FOOTER_PRIORITY or id(item) in shown:
+            if not isinstance(item, FooterKey) or item.has_class("-command-palette") or id(item) in shown:
                 yield item
 
-    def on_resize(self) -> None:
+    async def on_resize(self) -> None:
         if self.size.width != getattr(self, "_laid_out_for", None):
             self._laid_out_for = self.size.width
             self.compact = self.app.size.width < 120
-            self.recompose()
+            await self.recompose()

@@ -79,9 +79,12 @@ class ProjectWatcher(Widget):
         try:
             engine = self.session.open(progress=progress, notify=notify)
             docs = self.session.docs()
+            left_out = self.session.left_out_notice()
         except CaasError as exc:
             self.post_message(self.OpenFailed(str(exc)))
             return
+        if left_out:  # the doc list is shorter than the project's docs: say so, once, at open
+            notify(left_out)
         chunks = engine.chunks()
         self.post_message(self.Opened(docs, len(chunks), len({c.path for c in chunks})))
 
