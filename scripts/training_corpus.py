@@ -141,7 +141,7 @@ def _source_file(rel: str, text: str, language: str, kind: str) -> SourceFile:
 
 
 def embed_text(chunk: Any) -> str:
-    """What the index embeds for a chunk (``caas_tui.index.store.embed_text``)."""
+    """What the index embeds for a chunk (``caas_tui.index.refresh.embed_text``)."""
     return (chunk.context_header() + "\n" + chunk.text)[:EMBED_CHARS]
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from caas_tui.index.store import RefreshStats
+from caas_tui.index.refresh import RefreshStats
 from caas_tui.live.freshness import mark_stale
 from caas_tui.models import Claim, Fix, Verdict
 from caas_tui.retrieve.engine import Engine

@@ -369,6 +369,30 @@ async def test_review_claim_refuses_bad_arguments(server: MCPServer) -> None:
         assert "over the 4000 limit" in await fail(client, "review_claim", text="x" * 4_001)
 
 
+async def test_review_claim_reports_the_docs_warnings(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "proj")
+    write(root, "docs/broken.md", """
+        # Broken
+
+        Call `World.add_body` to add a body.
+
+        ```python
+        from pkg.world import World
+        World().add_body("crate", mass=2.0)
+        """)
+    eng = Engine.open(root)
+    try:
+        async with mcp.Client(build_server(eng)) as c:
+            out = await call(c, "review_claim", text="Call `World.add_body` to add a body.", doc_path="docs/broken.md")
+            assert out["claim_lines"] is not None
+            assert any(w.startswith("docs/broken.md:") and "never closed" in w for w in out["warnings"])
+            clean = await call(c, "review_claim", text="Call `World.remove_body` to delete a body immediately.",
+                               doc_path="docs/guide.md")
+            assert clean["warnings"] == []
+    finally:
+        eng.close()
+
+
 async def test_edits_are_seen_after_the_refresh_interval(tmp_path: Path) -> None:
     root = make_project(tmp_path / "proj")
     eng = Engine.open(root)

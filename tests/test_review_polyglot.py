@@ -207,6 +207,30 @@ PROJECT = {
             /// Reads it.
             pub fn read(&self, scale: u32) -> u32 { self.v * scale }
         }
+
+        impl Iterator for Gauge {
+            type Item = u32;
+            fn next(&mut self) -> Option<u32> { None }
+        }
+        """,
+    "csharp/Ext.cs": """
+        namespace Acme.Flow
+        {
+            public static class ValveExtensions
+            {
+                /// <summary>Closes a valve.</summary>
+                public static void Shut(this Valve v, int delay) {}
+            }
+        }
+        """,
+    "go/meter/wrap.go": """
+        package meter
+
+        // Wrapped embeds a Meter.
+        type Wrapped struct {
+            *Meter
+            label string
+        }
         """,
     "docs/usage.md": """
         # Usage
@@ -236,6 +260,8 @@ PROJECT = {
         var v = new Valve();
         v.Open(5, quick: true);
         v.Open();
+        v.Shut(3);
+        v.Shut(3, 4);
         ```
 
         ```go
@@ -254,6 +280,12 @@ PROJECT = {
         ```ts
         import { other } from "lib";
         other.thing(1, 2, 3);
+        ```
+
+        Promoted and trait methods: `Wrapped.Tick(1)` and `Gauge.map(f)`.
+
+        ```rust
+        let broken = (((
         ```
 
         Call `Cart.add(sku, units)` to add; `Cart.remove(sku)` does not exist and `Meter.Tick(values)` is variadic.
@@ -294,6 +326,8 @@ def test_code_blocks_per_language(small: Engine) -> None:
     assert "no parameter named `speed`" in kotlin.rationale and "toString" not in kotlin.rationale
     cs = _block(pairs, "var v = new Valve();")
     assert cs.verdict == "contradicted" and "needs at least 1 argument, not 0" in cs.rationale
+    # an extension method, called without its ``this`` parameter: ``Shut(3)`` fits, ``Shut(3, 4)`` does not
+    assert "`Valve.Shut` takes at most 1 argument, not 2" in cs.rationale and "no member" not in cs.rationale
     go = _block(pairs, "m := meter.New(1)")
     assert go.verdict == "contradicted" and "`Meter` has no member `Reset`" in go.rationale
     assert "call to `Meter.Tick` fits its signature" in go.checks
@@ -311,6 +345,14 @@ def test_prose_inline_calls(small: Engine) -> None:
     assert "`Cart` has no member `remove`" in prose.rationale
     assert "call to `Cart.add` fits its signature" in prose.checks
     assert "call to `Meter.Tick` fits its signature" in prose.checks
+
+
+def test_members_from_outside_the_type_are_not_flagged(small: Engine) -> None:
+    pairs = _review(small, "docs/usage.md")
+    promoted = next(v for c, v in pairs if c.text.startswith("Promoted and trait methods"))
+    assert promoted.verdict == "unverified", promoted.rationale  # Go embedding, an external Rust trait
+    broken = _block(pairs, "let broken = (((")
+    assert broken.verdict == "unverified" and "failed" not in broken.rationale
 
 
 def _fields(engine: Engine, path: str) -> dict[str, Verdict]:

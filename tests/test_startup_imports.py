@@ -81,6 +81,7 @@ def test_search_json(tmp_path: Path, project: Path) -> None:
     assert _grammars(mods) == []  # no file of a tree-sitter language was chunked
     assert "model2vec" in mods and "whoosh" in mods  # hybrid: both channels ran
     assert "tantivy" not in mods  # the other lexical backend is imported only when chosen
+    assert _loaded(mods, "rich") == []  # --json prints no table and (no tty) no progress bar
 
 
 def test_search_bm25_loads_no_model(tmp_path: Path, project: Path) -> None:

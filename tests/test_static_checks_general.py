@@ -667,3 +667,15 @@ def test_retry_counts_against_the_retry_parameter(kv_pairs: list[tuple[Claim, Ve
     five = by_text(kv_pairs, "`fetch` retries five times")
     assert five.verdict == "contradicted" and "max_retries" in five.rationale, five.rationale
     assert by_text(kv_pairs, "`fetch` retries three times").verdict == "consistent"
+
+
+def test_assertion_kinds_for_results_types_and_negations() -> None:
+    def kinds(text: str) -> set[str]:
+        return asserted_kinds(Claim("x", "d.md", 1, 1, text, "prose"))
+
+    assert "returns" in kinds('`has_component("x")` is `False` afterwards.')
+    assert "type" in kinds("`Scene.entities` is a tuple of every entity.")
+    # "never raises" is a raise claim (judged as one), not free-form behaviour
+    assert kinds("`Store.open` never raises `KeyError`.") >= {"raises"}
+    assert "behaviour" not in kinds("`Store.open` never raises `KeyError`.")
+    assert "behaviour" in kinds("`Store.open` never blocks.")

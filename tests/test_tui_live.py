@@ -20,7 +20,7 @@ from textual.widgets import Input, TextArea
 from textual.worker import WorkerState
 
 from caas_tui.cli.main import main as cli_main
-from caas_tui.index.store import RefreshStats
+from caas_tui.index.refresh import RefreshStats
 from caas_tui.live import RefreshEvent
 from caas_tui.tui.app import CaasApp
 from caas_tui.tui.render import VERDICT_FG

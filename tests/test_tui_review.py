@@ -140,7 +140,8 @@ async def test_export_writes_a_patch_git_applies(tiny_project: Path, tmp_path: P
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, ExportScreen)
-    written = tiny_project / "caas-fixes.patch"
+    # issue 15: the default is <index dir>/exports/caas-fixes-<timestamp>.patch, not the project root
+    (written,) = (tmp_path / "index" / "exports").glob("caas-fixes-*.patch")
     assert written.read_text(encoding="utf-8") == patch
     git_apply_check(tiny_project, written, tmp_path / "repo")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import sys
 import time
@@ -11,16 +12,24 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
-
 from caas_tui.config import LEXICAL_BACKENDS
 
 if TYPE_CHECKING:
-    from caas_tui.index.store import Progress as ProgressFn
+    from rich.console import Console
+    from rich.progress import TaskID
+
+    from caas_tui.index.refresh import Progress as ProgressFn
     from caas_tui.retrieve.engine import Engine
 
-stderr = Console(stderr=True, highlight=False)
+
+
+@functools.cache
+def _stderr() -> Console:
+    # rich is imported on first use: a `--json` run that prints no notice never loads it
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
 PROGRESS_LINE_S = 5.0
 
 
@@ -33,7 +42,7 @@ def add_root(parser: argparse.ArgumentParser) -> None:
 
 
 def notify(message: str) -> None:
-    stderr.print(f"caas-tui: {message}", markup=False, soft_wrap=True)
+    _stderr().print(f"caas-tui: {message}", markup=False, soft_wrap=True)
 
 
 class _Notices(logging.Handler):
@@ -75,8 +84,10 @@ def progress_bar(enabled: bool | None = None) -> Iterator[ProgressFn | None]:
 
         yield line
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     columns = (TextColumn("{task.description:>10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=stderr, transient=True) as bar:
+    with Progress(*columns, console=_stderr(), transient=True) as bar:
         tasks: dict[str, TaskID] = {}
 
         def update(stage: str, done: int, total: int) -> None:

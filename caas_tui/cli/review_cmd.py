@@ -33,7 +33,7 @@ from caas_tui.review.claims import extract_claims
 from caas_tui.review.decisions.baseline import Baseline, write_baseline
 from caas_tui.review.decisions.store import VerdictStore
 from caas_tui.review.execute import ExecuteReviewer
-from caas_tui.review.merge import merge_reviews, prevailing_pairs, verdict_json
+from caas_tui.review.merge import execute_pairs_to_store, merge_reviews, verdict_json
 from caas_tui.review.report import DocOutcome, Report, doc_outcome, make_report
 from caas_tui.review.runner import relative_doc_path, review_doc, reviewable_paths
 from caas_tui.review.select import REVIEWERS, make_reviewer
@@ -189,8 +189,7 @@ def run(args: argparse.Namespace) -> int:
                     executed = review_doc(engine, doc, executor)
                     for line in executor.take_notes():
                         notify(line)
-                    shown = [(c, v) for c, v in prevailing_pairs(executed, result) if c.kind == "code"]
-                    store.record_review(executed.doc_path, executed.reviewer, shown)
+                    store.record_review(executed.doc_path, executed.reviewer, execute_pairs_to_store(executed, result))
                     result, judged = merge_reviews(result, executed)
                     every.update(judged)
                 text = read_text(engine.resolve_path(result.doc_path))

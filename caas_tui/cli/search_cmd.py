@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.table import Table
 
 from caas_tui.cli.common import add_root, announce_model_preparation, open_engine
 from caas_tui.errors import CaasError
@@ -54,6 +54,9 @@ def _payload(query: str, hits: list[Hit], expand: bool = False, rerank: bool = F
 
 
 def _table(query: str, hits: list[Hit], expand: bool = False) -> Table:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=Text(f"{len(hits)} hits for {query!r}"), title_justify="left", expand=True)
     for col, kw in (("#", {"justify": "right"}), ("kind", {}), ("location", {"overflow": "fold", "ratio": 3}),
                     ("symbol", {"overflow": "fold", "ratio": 3}),
@@ -96,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
                 sys.stdout.write(json.dumps(_payload(query, hits, getattr(args, "expand", False),
                                                       getattr(args, "rerank", False)), ensure_ascii=False) + "\n")
             else:
+                from rich.console import Console  # only for the table: a --json run never loads rich
+
                 Console().print(_table(query, hits, getattr(args, "expand", False)))
         sys.stdout.flush()
     finally:

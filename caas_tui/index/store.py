@@ -7,19 +7,17 @@ Layout under ``<caas_dir>/index/``: ``manifest.json``, ``chunks.sqlite``,
 
 from __future__ import annotations
 
-import dataclasses
 import fcntl
 import os
 import shutil
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 
 from caas_tui.config import Config
 from caas_tui.errors import IndexStoreError, ProjectError
-from caas_tui.graph import Fragment, SymbolGraph, build_graph, extract_fragment, load_fragments, save_fragments
+from caas_tui.graph import Fragment, SymbolGraph, build_graph, load_fragments, save_fragments
 from caas_tui.index import integrity
 from caas_tui.index.chunkdb import ChunkDB
 from caas_tui.index.encoders import load_encoder
@@ -34,58 +32,14 @@ from caas_tui.index.manifest import (
     write_manifest,
 )
 from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
+from caas_tui.index.refresh import Notify, Progress, RefreshStats, chunk_bounded, embed_text
 from caas_tui.index.vectors import load_vector_index, make_vector_index
-from caas_tui.ingest import chunk_file
-from caas_tui.limits import LARGE_FILE_BYTES, MAX_CHUNKS_PER_FILE
 from caas_tui.models import Chunk, SourceFile
 from caas_tui.sources import Discovery, FileEntry, Skipped, discover, load
 
-Progress = Callable[[str, int, int], None]  # (stage, done, total)
-Notify = Callable[[str], None]
-
-_EMBED_CHARS = 4000  # a static model averages token vectors: past this, more text only dilutes
 _LOCK_WAIT_S = 120.0
 _COMMIT_WAIT_S = 30.0  # a refresh's commit window is short; a rebuild from nothing is not worth waiting for
 
-
-def embed_text(chunk: Chunk) -> str:
-    return (chunk.context_header() + "\n" + chunk.text)[:_EMBED_CHARS]
-
-
-@dataclass(slots=True)
-class RefreshStats:
-    added: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    chunks_added: int = 0
-    chunks_removed: int = 0
-    skipped: list[Skipped] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    rebuilt: bool = False
-    reloaded: bool = False  # another process had changed the index; it was re-read
-    seconds: float = 0.0
-
-    @property
-    def changed_any(self) -> bool:
-        return bool(self.added or self.changed or self.removed or self.reloaded or self.rebuilt)
-
-
-def _chunk_bounded(src: SourceFile, stats: RefreshStats) -> tuple[list[Chunk], Fragment]:
-    """Chunks and graph fragment of one file, in memory proportional to the file: a file over
-    LARGE_FILE_BYTES (only reachable by raising the size cap) is cut in line windows, never
-    parsed (an AST of 20 MB of Python takes gigabytes), and keeps MAX_CHUNKS_PER_FILE chunks."""
-    if src.size <= LARGE_FILE_BYTES:
-        chunks = chunk_file(src)
-        return chunks, extract_fragment(src, chunks)
-    plain = dataclasses.replace(src, language="text")
-    chunks = chunk_file(plain)
-    if len(chunks) > MAX_CHUNKS_PER_FILE:
-        stats.warnings.append(f"{src.path}: {len(chunks)} chunks, indexed the first {MAX_CHUNKS_PER_FILE} "
-                              f"(up to line {chunks[MAX_CHUNKS_PER_FILE - 1].end_line})")
-        chunks = chunks[:MAX_CHUNKS_PER_FILE]
-    else:
-        stats.warnings.append(f"{src.path}: over {LARGE_FILE_BYTES // 1_000_000} MB, indexed as plain text")
-    return chunks, extract_fragment(plain, chunks)
 
 
 class IndexStore:
@@ -365,7 +319,7 @@ class IndexStore:
         new_chunks: list[Chunk] = []
         total = len(todo)
         for i, src in enumerate(todo, 1):
-            chunks, fragment = _chunk_bounded(src, stats)
+            chunks, fragment = chunk_bounded(src, stats)
             new_chunks.extend(chunks)
             self.fragments[src.path] = fragment  # symbol graph
             self.manifest.files[src.path] = FileRecord(

@@ -116,3 +116,6 @@ class ReviewResult(Budgeted):
     coverage: list[str] = Field(default_factory=list, description=(
         "assertion kinds of the claim as kind:checked or kind:unchecked; any unchecked kind keeps it from consistent"))
     fix: SuggestedFix | None
+    warnings: list[str] = Field(default_factory=list, description=(
+        "what reviewing the doc had to work around, as path:line: message (an unclosed code fence, "
+        "the claims-per-doc limit); the CLI prints the same lines"))

@@ -62,13 +62,17 @@ def _claim_in_doc(engine: Engine, doc_path: str, text: str) -> Claim | None:
     return None
 
 
-def review(engine: Engine, claim: Claim, located: bool = False) -> Verdict:
-    """A claim located in its doc is reviewed the way the app and the CLI review it (in the
-    context of the whole doc: names earlier code blocks bound); any other text on its own."""
+def review(engine: Engine, claim: Claim, located: bool = False) -> tuple[Verdict, tuple[str, ...]]:
+    """The verdict, and the doc's review warnings (an unclosed code fence, the claims-per-doc
+    limit), the lines the CLI prints. A claim located in its doc is reviewed the way the app and
+    the CLI review it (in the context of the whole doc: names earlier code blocks bound); any
+    other text on its own, with no doc to warn about."""
+    warnings: tuple[str, ...] = ()
     if located:
-        verdicts = review_claims(engine, claim.doc_path, [claim.id], StaticReviewer()).verdicts
+        result = review_claims(engine, claim.doc_path, [claim.id], StaticReviewer())
+        verdicts, warnings = result.verdicts, result.warnings
     else:
         verdicts = tuple(StaticReviewer().review([claim], engine))
     if len(verdicts) != 1:
         raise ReviewError(f"the static reviewer returned {len(verdicts)} verdicts for one claim")
-    return verdicts[0]
+    return verdicts[0], warnings

@@ -217,7 +217,7 @@ class Tools:
 
             rel = self._project_file(doc_path) if doc_path else None
             claim, located = review_mod.make_claim(self.engine, text, rel)
-            verdict = review_mod.review(self.engine, claim, located)
+            verdict, warnings = review_mod.review(self.engine, claim, located)
             rationale, cut = clip(verdict.rationale, _RATIONALE_CHARS)
             result = ReviewResult(
                 claim=claim.text, doc_path=rel, symbols=list(claim.symbols), verdict=verdict.verdict,
@@ -229,6 +229,7 @@ class Tools:
                 fix=SuggestedFix(start_line=verdict.fix.start_line, end_line=verdict.fix.end_line,
                                  replacement=verdict.fix.replacement) if verdict.fix and located else None,
                 claim_lines=[claim.start_line, claim.end_line] if located else None,
+                warnings=list(warnings),
             )
             if cut:
                 result = add_note(result, "the rationale was shortened", truncated=True)

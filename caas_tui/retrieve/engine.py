@@ -12,7 +12,8 @@ from caas_tui.config import Config, load_config
 from caas_tui.errors import CaasError, PathOutsideRoot, ProjectError
 from caas_tui.graph import SymbolGraph
 from caas_tui.index.protocols import Encoder
-from caas_tui.index.store import IndexStore, Notify, Progress, RefreshStats
+from caas_tui.index.refresh import Notify, Progress, RefreshStats
+from caas_tui.index.store import IndexStore
 from caas_tui.limits import MAX_SPAN_CHARS
 from caas_tui.models import KINDS, Chunk, Hit, Kind
 from caas_tui.retrieve.chain import DEFAULT_DEPTH, MAX_HOPS, Chain, chain
@@ -35,7 +36,7 @@ class Engine:
         self.cfg: Config = store.cfg
         self.root: Path = store.cfg.root
         self._lock = threading.RLock()
-        self._symbols = SymbolTable(store.chunks.values())
+        self._symbols: SymbolTable  # built once, by _reindex_memory (was twice: each ~20% of a one-shot stdlib open)
         self._kind_ids: dict[Kind, set[str]] = {}
         self._reindex_memory()
         # -- re-ranking (retrieve/rerank.py): loaded on first use; tests inject a Reranker --
@@ -250,18 +251,14 @@ class Engine:
         with self._lock:
             return chain(self.store.graph, symbol, depth, max_hops=max_hops, edges=edges, min_confidence=min_confidence)
 
-    def _links(self) -> NodeChunks:
+    def _expand(self, hits: list[Hit], k: int, kinds: Sequence[Kind] | None, path_glob: str | None) -> list[Hit]:
         if self._node_chunks is None:
             self._node_chunks = NodeChunks(self.store.graph, self.store.chunks.values())
-        return self._node_chunks
-
-    def _expand(self, hits: list[Hit], k: int, kinds: Sequence[Kind] | None, path_glob: str | None) -> list[Hit]:
-        links = self._links()
 
         def allow(chunk: Chunk) -> bool:
             return (not kinds or chunk.kind in kinds) and (not path_glob or fnmatch.fnmatch(chunk.path, path_glob))
 
-        return expand_hits(hits, k, self.store.graph, links, self.store.chunks, allow=allow)
+        return expand_hits(hits, k, self.store.graph, self._node_chunks, self.store.chunks, allow=allow)
 
     def close(self) -> None:
         with self._lock:

@@ -61,3 +61,9 @@ def prevailing_pairs(review: DocReview, *others: DocReview) -> list[tuple[Claim,
         for c, v in other.pairs():
             theirs.setdefault(c.id, []).append(v)
     return [(c, v) for c, v in review.pairs() if deciding_verdict([v, *theirs.get(c.id, ())]) is v]
+
+
+def execute_pairs_to_store(executed: DocReview, static: DocReview) -> list[tuple[Claim, Verdict]]:
+    """The execute verdicts a front end stores beside ``static``'s: code blocks whose run
+    outranks the static verdict (the CLI's ``--execute`` and the app's run-code key agree)."""
+    return [(c, v) for c, v in prevailing_pairs(executed, static) if c.kind == "code"]

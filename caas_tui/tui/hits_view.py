@@ -31,8 +31,9 @@ LEGEND: tuple[tuple[str, str], ...] = (
             "'pin' and 'link' rows were not ranked by score: see why."),
     ("location", "path:first-last line of the chunk. A long path is shortened from the left (…/file.py)."),
     ("why", "Why the hit is here: 'both' (the keyword and the meaning search found it), 'words' (keyword search, "
-            "bm25), 'meaning' (semantic search, dense), 'exact name' (pinned: the query names its symbol) "
-            "or 'via calls <- X' (added from the code graph: X calls it)."),
+            "bm25), 'meaning' (semantic search, dense), 'exact name' (pinned: the query names its symbol), "
+            "'named in the claim' (added: the claim names its symbol) or 'via calls <- X' (added from the code "
+            "graph: X calls it)."),
     ("kind", "code, test, doc, upstream (a dependency's source) or api (a module's docstrings)."),
     ("agree", "Where each search placed it among these hits: words · meaning (2·5 = 2nd by keywords, "
               "5th by meaning; - = that search did not find it)."),
@@ -62,7 +63,8 @@ def why(hit: Hit) -> str:
     if hit.via == PINNED:
         return "exact name"
     if hit.via:
-        return f"via {hit.via}"
+        # A graph edge reads "via calls <- X"; the engine's other reasons ("named in the claim") as they are.
+        return f"via {hit.via}" if "<-" in hit.via or "->" in hit.via else hit.via
     if hit.bm25_rank is not None and hit.dense_rank is not None:
         return "both"
     return "words" if hit.bm25_rank is not None else "meaning" if hit.dense_rank is not None else "search"
@@ -71,7 +73,9 @@ def why(hit: Hit) -> str:
 def _rel(hit: Hit, top: float) -> str:
     if hit.via:
         return "pin" if hit.via == PINNED else "link"
-    return str(round(100 * hit.score / top)) if top else "-"
+    if not top:
+        return "-"
+    return str(max(1, round(100 * hit.score / top))) if hit.score > 0 else "0"  # found at all: never "0"
 
 
 def hit_rows(hits: Sequence[Hit]) -> list[HitRow]:
@@ -149,7 +153,7 @@ def cells(row: HitRow, columns: Sequence[tuple[str, int]]) -> tuple[Text, ...]:
             value = value[: max(0, width - 1)] + "…"
         style = KIND_STYLE.get(value, "") if col == "kind" else ("dim" if col in ("agree", "why") else "")
         right = col in ("#", "rel")
-        if col == "why" and (row.why == "exact name" or row.why.startswith("via ")):
+        if col == "why" and row.rel in ("pin", "link"):
             style = "bold"  # the engine moved this hit: say so where the eye is
         out.append(Text(value, style=style, justify="right" if right else "left", no_wrap=True))
     return tuple(out)

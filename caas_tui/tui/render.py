@@ -228,6 +228,12 @@ def verdict_view(
             verdict = state.original
             parts.append(Text(f"Was {verdict.verdict}:", style="bold"))
     parts.append(Text(verdict.rationale or "(no rationale)"))
+    for other in state.also:
+        also = Text("also: ", style="bold dim")
+        also.append(f"{other.reviewer}: ", style="bold")
+        also.append(other.verdict, style=VERDICT_FG.get(other.verdict, ""))
+        also.append(f" — {other.rationale or '(no rationale)'}", style="dim")
+        parts.append(also)
     fix = fix_for(claim, state)
     if fix is not None:
         parts.append(Text("Proposed fix" + (" (edited)" if state.decision == "edited" else "") + ":", style="bold"))

@@ -1,7 +1,9 @@
 """The app's adapter to ``caas_tui.review``: claims, reviewers, the verdict store, patches.
 
-One claim can hold verdicts from several reviewers (static, claude); the app shows
-the most recently updated one, and a decision applies to that reviewer's verdict.
+One claim can hold verdicts from several reviewers (static, claude, execute); the app shows
+the most recently updated one, except that between a static verdict and a run of the code
+the stronger evidence decides (the other is shown beside it), and a decision applies to the
+shown reviewer's verdict.
 Store calls happen on the session's store thread; ``review`` runs in a review worker.
 
 Staleness is decided by ``caas_tui.live.freshness`` (it knows both evidence-hash
@@ -30,15 +32,31 @@ from caas_tui.review.base import Reviewer, ReviewProgress
 from caas_tui.review.claims import extract_claims
 from caas_tui.review.decisions import StoredVerdict, VerdictStore, apply_fixes, build_patch, requests_from
 from caas_tui.review.decisions import update_staleness as update_freshness
+from caas_tui.review.decisions.patch import export_summary, summary_line
+from caas_tui.review.execute import REVIEWER, ExecuteReviewer
+from caas_tui.review.merge import deciding_verdict, execute_pairs_to_store
 from caas_tui.review.runner import review_claims
 from caas_tui.review.static import StaticReviewer
 from caas_tui.review.textutil import read_text, span_sha256, split_lines
 from caas_tui.tui.state import ClaimState
 
 
-def to_state(sv: StoredVerdict) -> ClaimState:
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReviewBatch:
+    """What one review run gives the app: its verdicts, the docs' warnings (broken structure,
+    the claims-per-doc limit), the execute reviewer's notes (which Python, what the sandbox
+    does not isolate), and whether it covered every doc (not cancelled)."""
+
+    verdicts: tuple[Verdict, ...]
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    complete: bool = True
+
+
+def to_state(sv: StoredVerdict, also: tuple[Verdict, ...] = ()) -> ClaimState:
     stale = sv.verdict.verdict == "stale"
     return ClaimState(
+        also=also,
         verdict=sv.verdict,
         decision=sv.decision,
         replacement=sv.edited_fix,
@@ -48,6 +66,9 @@ def to_state(sv: StoredVerdict) -> ClaimState:
         decided=sv.decided if sv.decided_differs else None,
         decided_at=sv.decided_at,
     )
+
+
+_RIVALS = ("static", REVIEWER)  # a static guess and a run of the same block: the stronger evidence decides
 
 
 class ReviewPort:
@@ -70,12 +91,27 @@ class ReviewPort:
         return extract_claims(path, read_text(self.engine.resolve_path(path)))
 
     def _latest(self, doc_path: str) -> dict[str, StoredVerdict]:
-        latest: dict[str, StoredVerdict] = {}
+        return {cid: shown for cid, (shown, _) in self._shown(doc_path).items()}
+
+    def _shown(self, doc_path: str) -> dict[str, tuple[StoredVerdict, tuple[Verdict, ...]]]:
+        """Per claim: the verdict the app shows (and a decision applies to), and the other
+        reviewer's verdict beside it. The most recent one, except between a static verdict and a
+        run of the code, where the stronger evidence decides (``deciding_verdict``; ties: recent)."""
+        every: dict[str, list[StoredVerdict]] = {}
         for sv in self.store.all(doc_path):
-            have = latest.get(sv.claim.id)
-            if have is None or sv.updated_at > have.updated_at:
-                latest[sv.claim.id] = sv
-        return latest
+            every.setdefault(sv.claim.id, []).append(sv)
+        out: dict[str, tuple[StoredVerdict, tuple[Verdict, ...]]] = {}
+        for cid, svs in every.items():
+            svs.sort(key=lambda sv: sv.updated_at, reverse=True)
+            recent = svs[0]
+            rivals = [sv for sv in svs if sv.verdict.reviewer in _RIVALS and sv.verdict.verdict != "stale"]
+            if recent.verdict.reviewer not in _RIVALS or recent not in rivals or len(rivals) < 2:
+                out[cid] = (recent, ())
+                continue
+            best = deciding_verdict([sv.verdict for sv in rivals])
+            shown = next(sv for sv in rivals if sv.verdict is best)
+            out[cid] = (shown, tuple(sv.verdict for sv in rivals if sv is not shown))
+        return out
 
     def states(self, claims: Sequence[Claim]) -> dict[str, ClaimState]:
         """Latest state per claim; verdicts whose doc lines changed are marked stale first.
@@ -87,7 +123,8 @@ class ReviewPort:
         if not claims:
             return {}
         doc_path = claims[0].doc_path
-        latest = self._latest(doc_path)
+        shown = self._shown(doc_path)
+        latest = {cid: sv for cid, (sv, _) in shown.items()}
         lines = self.doc_lines(doc_path)
         wanted = {c.id: c for c in claims}
         changed = [
@@ -104,9 +141,10 @@ class ReviewPort:
             changed += [sv.claim.id for sv in carried.values() if sv.verdict.verdict != "stale"]
         if changed:
             self.store.mark_stale(doc_path, changed, reason=f"{doc_path} changed since the review")
-            latest = self._latest(doc_path)
+            shown = self._shown(doc_path)
+            latest = {cid: sv for cid, (sv, _) in shown.items()}
             carried = {cid: latest.get(sv.claim.id, sv) for cid, sv in carried.items()}
-        out = {cid: to_state(sv) for cid, sv in latest.items() if cid in wanted}
+        out = {cid: to_state(sv, shown[cid][1]) for cid, sv in latest.items() if cid in wanted}
         out.update({cid: dataclasses.replace(to_state(sv), stale=True) for cid, sv in carried.items()})
         return out
 
@@ -131,46 +169,68 @@ class ReviewPort:
         progress: ReviewProgress,
         on_usage: Callable[[Any], None],
         cancel: threading.Event,
-    ) -> list[Verdict]:
+    ) -> ReviewBatch:
         """Verdicts for the claims reviewed before ``cancel`` was set, stamped with doc hashes.
 
         Every claim goes through ``review_claims``, the path the CLI and MCP take too, so it
         is judged in the context of its whole doc (names earlier blocks bound), one doc at a
         time: cancel is checked between docs (a static review of a doc takes well under a second).
+        ``execute`` runs the docs' code and keeps only the runs that outrank the static verdict,
+        as ``review --execute`` stores them.
         """
         judge: Reviewer
         cancelled: str | None = None  # the rationale of a claim the cancel stopped (Claude)
+        executor: ExecuteReviewer | None = None
         if reviewer == "claude":
             from caas_tui.review.claude import CANCELLED, ClaudeReviewer
 
             judge, cancelled = _Cancellable(ClaudeReviewer.from_env(self.cfg, on_usage=on_usage), cancel), CANCELLED
+        elif reviewer == REVIEWER:
+            judge = executor = ExecuteReviewer(python=self.cfg.review_python)
         else:
             judge = StaticReviewer()
         by_doc: dict[str, list[Claim]] = {}
         for claim in claims:
             by_doc.setdefault(claim.doc_path, []).append(claim)
         out: dict[str, Verdict] = {}
+        warnings: list[str] = []
+        done_docs = 0
         for doc_path, doc_claims in by_doc.items():
             if cancel.is_set():
                 break
-            done = len(out)
+            done = sum(len(by_doc[d]) for d in list(by_doc)[:done_docs])
 
             def step(i: int, _total: int, message: str, done: int = done) -> None:
                 progress(done + i, len(claims), message)
 
-            result = review_claims(self.engine, doc_path, [c.id for c in doc_claims], judge, progress=step)
-            # A claim the cancel stopped has no real verdict: keep whatever it had before.
-            out.update((v.claim_id, v) for v in result.verdicts if v.rationale != cancelled)
-        return [out[c.id] for c in claims if c.id in out]
+            ids = [c.id for c in doc_claims]
+            result = review_claims(self.engine, doc_path, ids, judge, progress=step)
+            warnings += result.warnings
+            if executor is not None:
+                static = review_claims(self.engine, doc_path, ids, StaticReviewer())
+                out.update((v.claim_id, v) for _, v in execute_pairs_to_store(result, static))
+            else:
+                # A claim the cancel stopped has no real verdict: keep whatever it had before.
+                out.update((v.claim_id, v) for v in result.verdicts if v.rationale != cancelled)
+            done_docs += 1
+        notes = tuple(executor.take_notes()) if executor is not None else ()
+        complete = done_docs == len(by_doc) and (executor is not None or len(out) == len(claims))
+        return ReviewBatch(tuple(out[c.id] for c in claims if c.id in out), tuple(warnings), notes, complete)
 
     # -- the store (store thread) -----------------------------------------------------
     def record(
-        self, claims: Sequence[Claim], verdicts: Sequence[Verdict], *, whole_doc: bool = False
+        self, claims: Sequence[Claim], verdicts: Sequence[Verdict], *, whole_doc: bool = False,
+        executed: bool = False,
     ) -> dict[str, ClaimState]:
         """Store verdicts; ``whole_doc``: ``claims`` are every claim of one doc (say so, don't infer:
-        re-reviewing a doc's stale claims may happen to cover all of them, yet is no full review)."""
+        re-reviewing a doc's stale claims may happen to cover all of them, yet is no full review).
+        ``executed``: the verdicts are a whole run of the doc's code, holding only the runs that
+        decide, so execute verdicts of the doc's other claims are dropped (as the CLI does)."""
         by_id = {c.id: c for c in claims}
         pairs = [(by_id[v.claim_id], v) for v in verdicts if v.claim_id in by_id]
+        if executed and whole_doc and len({c.doc_path for c in claims}) == 1:
+            self.store.record_review(claims[0].doc_path, REVIEWER, pairs)
+            return self.states(claims)
         if not pairs:
             return {}
         doc_paths = sorted({c.doc_path for c, _ in pairs})
@@ -225,12 +285,16 @@ class ReviewPort:
         result = build_patch(self.engine.root, requests_from(self.store.accepted_fixes()))
         return result.diff, result.messages + self.without_fix()
 
+    def export_preview(self) -> tuple[str, list[str]]:
+        """The diff and the export summary: one line per accepted verdict (its fix, or "no fix
+        to export"), then why any fix was left out; the CLI prints the same lines."""
+        stored = self.store.all()
+        result = build_patch(self.engine.root, requests_from(self.store.accepted_fixes()))
+        return result.diff, export_summary(stored, result)
+
     def without_fix(self) -> list[str]:
         """Every accepted verdict the patch cannot carry, so none is silently missing from it."""
-        return [
-            f"{sv.claim.doc_path}:{sv.claim.start_line}: accepted ({sv.verdict.verdict}): no fix to export"
-            for sv in self.store.all() if sv.decision == "accepted" and sv.effective_fix is None
-        ]
+        return [summary_line(sv) for sv in self.store.all() if sv.decision == "accepted" and sv.effective_fix is None]
 
     def apply(self) -> tuple[list[str], list[str]]:
         """Write the fixes into the docs; returns (files written, refusals)."""

@@ -17,9 +17,10 @@ from typing import Any, TypeVar
 
 from caas_tui.config import Config, load_config
 from caas_tui.errors import CaasError, ProjectError
-from caas_tui.index.store import Progress
+from caas_tui.index.refresh import Progress
 from caas_tui.models import Claim, Hit
 from caas_tui.retrieve.engine import Engine
+from caas_tui.review.decisions.patch import default_patch_path, write_patch
 from caas_tui.sources import Skipped, discover, load_path
 from caas_tui.sources.discover import left_out_docs, left_out_message
 from caas_tui.tui.review_port import ReviewPort
@@ -157,14 +158,17 @@ class Session:
         return [*shlex.split(editor), f"+{max(1, line)}", str(target)]
 
     # -- export ---------------------------------------------------------------------
+    def default_export_path(self) -> str:
+        """Where ``w`` offers to write: ``<index dir>/exports/caas-fixes-<timestamp>.patch``, shown
+        relative to the root when it is inside it."""
+        target = default_patch_path(self.need_engine().cfg.caas_dir)
+        return target.relative_to(self.root).as_posix() if target.is_relative_to(self.root) else str(target)
+
     def write_patch(self, patch: str, path: str) -> str:
-        """Write ``patch`` to ``path`` (relative to the root unless absolute); returns its full path."""
+        """Write ``patch`` to ``path`` (relative to the root unless absolute), whole or not at all;
+        returns its full path."""
         target = Path(path).expanduser()
         if not target.is_absolute():
             target = self.root / target
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(patch, encoding="utf-8", newline="\n")
-        except OSError as exc:
-            raise CaasError(f"{path}: cannot write the patch ({exc.strerror or exc})") from exc
+        write_patch(target, patch)
         return str(target.resolve())  # the full path: the writer must be able to find it

@@ -25,6 +25,7 @@ class ClaimState:
     proposed_fix: Fix | None = None  # the reviewer's fix (kept through staleness)
     decided: Verdict | None = None  # the verdict the decision was made on, when a later review changed it
     decided_at: float | None = None
+    also: tuple[Verdict, ...] = ()  # another reviewer's verdict on the claim (static beside a run of the code)
 
     @property
     def label(self) -> str:

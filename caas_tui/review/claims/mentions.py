@@ -11,6 +11,8 @@ import re
 import warnings
 from dataclasses import dataclass
 
+from caas_tui.review.claims.nonpython import FILE_EXTS
+
 # :role:`target` and :domain:role:`target`
 _ROLE = re.compile(r"(?<![\w`]):(?:[\w-]+:)?([\w-]+):`([^`]+)`")
 # Markdown/reST code spans: a run of N backticks closed by a run of exactly N.
@@ -24,11 +26,6 @@ _IDENT_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # Roles whose target is a Python object (anything else: :ref:, :doc:, :file: ...).
 SYMBOL_ROLES = frozenset(
     {"class", "meth", "func", "attr", "mod", "exc", "data", "obj", "const", "type", "any", "method", "function"}
-)
-_FILE_EXTS = frozenset(
-    {"py", "md", "rst", "txt", "toml", "json", "yaml", "yml", "cfg", "ini", "html", "htm", "js", "ts", "css",
-     "png", "svg", "jpg", "gif", "csv", "lock", "sh", "zip", "gz", "whl", "exe", "log", "xml", "pdf", "com",
-     "org", "net", "io", "dev"}
 )
 _NOT_NAMES = frozenset({"e.g", "i.e", "a.k.a", "et.al", "vs", "cf", "etc"})
 
@@ -115,7 +112,7 @@ def find_mentions(text: str) -> list[Mention]:
     for m in _DOTTED.finditer(rest):
         name = m.group(1)
         last = name.rsplit(".", 1)[-1]
-        if last.lower() in _FILE_EXTS or name.lower() in _NOT_NAMES or all(len(p) <= 1 for p in name.split(".")):
+        if last.lower() in FILE_EXTS or name.lower() in _NOT_NAMES or all(len(p) <= 1 for p in name.split(".")):
             continue
         if m.group(2) is None:
             found.append(Mention(name, "dotted", m.group(0), False, m.start(1)))

@@ -251,6 +251,7 @@ def write_patch(path: Path, diff: str) -> None:
     through, never replaced. CaasError when it cannot be written."""
     data = diff.encode("utf-8")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists() and not path.is_file():
             with path.open("wb") as handle:
                 handle.write(data)
@@ -277,7 +278,41 @@ def _atomic_write(path: Path, data: bytes, *, default_mode: int | None = None) -
 
 
 def default_patch_path(caas_dir: Path) -> Path:
-    """Where an export goes unless told: ``<caas_dir>/exports/caas-fixes-<timestamp>.patch``,
-    never over an earlier export and never loose in the project root."""
-    return caas_dir / "exports" / f"caas-fixes-{time.strftime('%Y%m%d-%H%M%S')}.patch"
+    """Where an export goes unless told: ``<caas_dir>/exports/caas-fixes-<timestamp>.patch``
+    (``caas_dir`` is the configured index dir), never over an earlier export and never loose
+    in the project root."""
+    stem = f"caas-fixes-{time.strftime('%Y%m%d-%H%M%S')}"
+    path = caas_dir / "exports" / f"{stem}.patch"
+    n = 2
+    while path.exists():  # two exports in one second
+        path = caas_dir / "exports" / f"{stem}-{n}.patch"
+        n += 1
+    return path
 
+
+# -- summary --------------------------------------------------------------------------------
+def export_summary(stored: Iterable[StoredVerdict], result: PatchResult) -> list[str]:
+    """One line per pending accepted or edited verdict in ``stored`` (doc order), saying what
+    the export did with it, then every refusal reason whole. ``stored`` is the store's
+    verdicts as they were before the export (``store.all()``); ``result`` is that export's.
+    Front ends print these lines as they are, wrapped where they must be, never cut."""
+    exported = {r.key: r.fix for r in result.exported if r.key is not None}
+    return [summary_line(sv, exported.get(sv.key)) for sv in stored
+            if sv.decision in ("accepted", "edited") and sv.applied_at is None] + result.messages
+
+
+def summary_line(sv: StoredVerdict, exported: Fix | None = None) -> str:
+    """``doc:line: accepted (label): ...``: the fix ``exported`` for it (where it went, if the
+    claim moved), "no fix to export", or its fix "not exported" (the refusal says why)."""
+    head = f"{sv.claim.doc_path}:{sv.claim.start_line}: {sv.decision} ({sv.verdict.verdict})"
+    if sv.effective_fix is None:
+        return f"{head}: no fix to export"
+    if exported is not None:
+        return f"{head}: fix for {_span(exported)}"
+    return f"{head}: fix for {_span(sv.effective_fix)} not exported (reason below)"
+
+
+def _span(fix: Fix) -> str:
+    if fix.start_line == fix.end_line:
+        return f"line {fix.start_line}"
+    return f"lines {fix.start_line}-{fix.end_line}"

@@ -22,7 +22,7 @@ from caas_tui.review.execute.outcome import encode_outcome
 from caas_tui.review.execute.pythons import pick_python
 from caas_tui.review.execute.sandbox import Limits
 from caas_tui.review.execute.session import BlockOutcome, ExampleOutcome, Frame, RaisedError, run_session
-from caas_tui.review.textutil import read_text, span_sha256, split_lines
+from caas_tui.review.textutil import counted, read_text, span_sha256, split_lines
 
 REVIEWER = "execute"
 _BLOCK_FILE = re.compile(r"^<block (\d+)(?::(\d+))?>$")
@@ -119,7 +119,8 @@ class _Judge:
         if stale:
             return self._stale_output(block, stale)
         if outcome.examples:
-            return Verdict(cid, "consistent", REVIEWER, f"ran; {len(outcome.examples)} printed output(s) match")
+            return Verdict(cid, "consistent", REVIEWER, f"ran; {counted(len(outcome.examples), 'printed output')} "
+                           + ("matches" if len(outcome.examples) == 1 else "match"))
         return Verdict(cid, "unverified", REVIEWER, "ran without error")
 
     def _environment(self, err: RaisedError) -> str | None:

@@ -7,12 +7,9 @@ below) was checked, not only that the names in it exist.
 
 from __future__ import annotations
 
-import ast
 import re
-import warnings
 
 from caas_tui.models import Claim
-from caas_tui.review.claims.mentions import doctest_source
 from caas_tui.review.claims.docstrings import FieldFact, parse_field
 from caas_tui.review.static.facts import type_from_text
 
@@ -136,25 +133,9 @@ def asserted_kinds(claim: Claim) -> set[str]:
     """Assertion kinds a claim makes beyond naming things (a code block: only doctest output)."""
     if claim.kind == "code":
         # A doctest's expected output asserts values no static check evaluates.
-        out = {"returns"} if doctest_output(claim.text) else set()
-        if _stateful(claim.text):
-            out.add("behaviour")  # what a sequence of calls does to its objects is not checked statically
-        return out
+        return {"returns"} if doctest_output(claim.text) else set()
     fact = parse_field(claim.text) if claim.kind == "field" else None
     return field_kinds(fact) if fact is not None else text_kinds(claim.text)
-
-
-def _stateful(code: str) -> bool:
-    """Two or more statements beyond imports and definitions: a sequence whose effect the block shows."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(doctest_source(code))
-    except SyntaxError:
-        return False
-    body = [s for s in tree.body if not isinstance(s, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef,
-                                                       ast.AsyncFunctionDef))]
-    return len(body) >= 2
 
 
 def doctest_output(code: str) -> bool:

@@ -21,6 +21,7 @@ from caas_tui.review.static.names import check_call_args, missing_finding
 from caas_tui.review.static.prefixes import dataclass_fields
 from caas_tui.review.static.resolve import Def
 from caas_tui.review.static.rettypes import annotation_kinds
+from caas_tui.review.static.scope import bound_names
 
 _ELEMENT_BASES = frozenset({"list", "List", "Iterator", "Iterable", "Sequence", "set", "Set", "frozenset",
                             "Generator", "Collection", "tuple", "Tuple", "typing.List", "typing.Iterator"})
@@ -311,5 +312,5 @@ def check_code(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     # Names bound by earlier blocks of the same doc stay bound (``scene`` from step 1).
     block = _Block(ctx, claim, ctx.doc_env(claim.doc_path, claim.section))
     block.run(tree.body)
-    ctx.set_doc_env(claim.doc_path, claim.section, block.env)
+    ctx.set_doc_env(claim.doc_path, claim.section, block.env, bound_names(tree))
     return block.findings

@@ -16,6 +16,7 @@ from caas_tui.review.static.prefixes import field_prefixes, function_prefixes
 from caas_tui.review.static.project import Project
 from caas_tui.review.static.pysig import Signature, signature
 from caas_tui.review.static.resolve import UNKNOWN, Def, Resolution, Resolver
+from caas_tui.review.static.scope import DocScopes
 from caas_tui.review.static.synth import dataclass_signature
 from caas_tui.review.textutil import read_text, split_lines
 
@@ -38,6 +39,11 @@ class Val:
     exact: bool = True  # False when typed from an annotation: the object may be a subclass
 
 
+def _definition_of(val: Val) -> tuple[str, str] | None:
+    """A module, class or function a doc name stands for (an import); None for an object."""
+    return None if val.kind == "instance" or val.bound else (val.kind, val.defn.qualname)
+
+
 @dataclass(frozen=True)
 class Suggestion:
     name: str
@@ -52,7 +58,7 @@ class ReviewContext:
         self._sigs: dict[int, Signature | None] = {}
         self._doc_lines: dict[str, list[str]] = {}
         self._prefix_builders: list[tuple[Def, str, str]] | None = None
-        self._envs: dict[str, dict[str, Val | None]] = {}
+        self._envs: DocScopes[Val] = DocScopes(_definition_of)
         self._subclasses: dict[int, list[Def]] | None = None
         self._prefixes: dict[int, dict[str, str]] = {}
         self._owners: dict[str, Def | None] = {}
@@ -70,10 +76,13 @@ class ReviewContext:
         return f"{claim_doc}::{section}" if claim_doc.endswith((".py", ".pyi")) else claim_doc
 
     def doc_env(self, doc_path: str, section: str | None) -> dict[str, Val | None]:
-        return dict(self._envs.get(self._env_key(doc_path, section), {}))
+        return self._envs.visible(self._env_key(doc_path, section), section)
 
-    def set_doc_env(self, doc_path: str, section: str | None, env: dict[str, Val | None]) -> None:
-        self._envs[self._env_key(doc_path, section)] = dict(env)
+    def set_doc_env(
+        self, doc_path: str, section: str | None, env: dict[str, Val | None], bound: set[str] | None = None
+    ) -> None:
+        """``bound``: the names the block itself bound (see ``scope.DocScopes``)."""
+        self._envs.record(self._env_key(doc_path, section), section, env, bound)
 
     # -- names ---------------------------------------------------------------------------
     def resolve(self, name: str, claim: Claim | None = None) -> Resolution:

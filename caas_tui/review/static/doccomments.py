@@ -15,7 +15,7 @@ from caas_tui.review.claims.doccomments import comment_blocks, source_language
 from caas_tui.review.claims.docstrings import parse_field
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
-from caas_tui.review.static.polyglot import check_prose
+from caas_tui.review.static.polyglot import check_prose, did_you_mean
 from caas_tui.review.static.tssig import params_of
 from caas_tui.review.static.tsymbols import outline_of
 
@@ -67,6 +67,8 @@ def _returns_value(ctx: ReviewContext, path: str, d: Decl, language: str) -> boo
         return False
     if language in ("java", "csharp"):
         return None
+    if re.search(r"\basync\b|function\s*\*|^\s*\*", d.signature):
+        return None  # a promise or a generator: ``@returns`` describes what it resolves to / yields
     body = _body(ctx, path, d)
     if body is None:
         return None
@@ -144,7 +146,7 @@ def _check_param(
     else:
         rationale = f"`{d.name}` has no parameter `{name}` (its parameters: " + (
             ", ".join(f"`{n}`" for n in names) or "none") + ")"
-        sug = ctx.suggest(None, name, set(names)) if names else None  # type: ignore[arg-type]  # owner unused with a pool
+        sug = did_you_mean(ctx, name, set(names))
         edit = None
         if sug is not None:
             rationale += f"; did you mean `{sug.name}`?"

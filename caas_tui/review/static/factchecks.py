@@ -95,9 +95,9 @@ def _check_default(ctx: ReviewContext, claim: Claim, sig: Signature, param: str,
     if actual is None:
         return []
     via = [ctx.evidence(d) for d in actual.via]
-    if sv.literal and isinstance(actual.value, (list, tuple)) and not isinstance(sv.value, (list, tuple)):
-        if any(same_value(sv.value, item) for item in actual.value):
-            return []  # "defaults to ``'a'``, ``'b'``": the doc lists the items one by one
+    if sv.literal and isinstance(actual.value, (list, tuple)) and not isinstance(sv.value, (list, tuple)) \
+            and any(same_value(sv.value, item) for item in actual.value):
+        return []  # "defaults to ``'a'``, ``'b'``": the doc lists the items one by one
     if sv.literal:
         matched = same_value(sv.value, actual.value)
     elif isinstance(actual.value, str):

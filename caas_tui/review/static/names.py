@@ -10,6 +10,7 @@ import warnings
 
 from caas_tui.models import Claim
 from caas_tui.review.claims.mentions import Mention, dotted, find_mentions
+from caas_tui.review.claims.nonpython import not_a_python_name
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
 from caas_tui.review.static.resolve import UNKNOWN, Def, Resolution, external_object
@@ -146,6 +147,9 @@ def check_mentions(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         elif res.status == "missing" and res.owner is not None and res.member is not None:
             if not ctx.project.is_project(m.name) and ctx.maybe_stdlib(m.name):
                 continue  # ``Path.read_text`` may well mean pathlib's Path
+            if m.origin != "role" and not_a_python_name(m.name, claim.text, m.start, "\n".join(
+                    ctx.doc_lines(claim.doc_path)), qualified=ctx.project.is_project(m.name)):
+                continue  # ``app.py``, the endpoint ``admin.index``: a file or a string, not a symbol
             findings.append(missing_finding(ctx, claim, m.name, res.owner, res.member))
     return findings
 

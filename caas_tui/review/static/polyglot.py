@@ -13,12 +13,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from caas_tui.ingest.treesitter import analyse, grammars
 from caas_tui.models import Claim, SourceFile
 from caas_tui.review.claims.mentions import code_spans
-from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.context import ReviewContext, Suggestion
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
-from caas_tui.review.static.tssig import NAMED_ARGS, ParamSpec, arity_text, call_fits, params_of, split_top
+from caas_tui.review.static.tssig import (
+    NAMED_ARGS,
+    ParamSpec,
+    arity_text,
+    call_fits,
+    is_extension,
+    params_of,
+    split_top,
+)
 from caas_tui.review.static.tsymbols import Found, Symbols, family, universal
 
 # Fence tags -> language (the tags docs use for these languages).
@@ -46,6 +56,13 @@ def block_language(claim: Claim) -> str | None:
         return None
     m = _TAG.search(claim.context)
     return BLOCK_TAGS.get(m.group(1).lower()) if m else None
+
+
+def did_you_mean(ctx: ReviewContext, wrong: str, pool: set[str]) -> Suggestion | None:
+    """The reviewer's one did-you-mean, over names of tree-sitter code (no Python ``Def`` owns them)."""
+    if not pool:
+        return None
+    return ctx.suggest(None, wrong, pool)  # type: ignore[arg-type]  # the owner is only read when no pool is given
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,23 +103,28 @@ def _arguments(args: list[str], language: str) -> tuple[int, tuple[str, ...], bo
     return positional, tuple(named), spread
 
 
-def _node_call(node: object, language: str) -> CallSite | None:
-    n = node  # tree_sitter.Node
-    kind = n.type  # type: ignore[attr-defined]
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def _node_call(n: Node, language: str) -> CallSite | None:
+    kind = n.type
     construct = kind in _NEW_NODES
     if kind == "method_invocation":
-        obj, name = n.child_by_field_name("object"), n.child_by_field_name("name")  # type: ignore[attr-defined]
-        callee_src = (obj.text.decode() + "." if obj is not None else "") + (name.text.decode() if name else "")
+        obj, name = n.child_by_field_name("object"), n.child_by_field_name("name")
+        callee_src = (_text(obj) + "." if obj is not None else "") + (_text(name) if name is not None else "")
     else:
-        fn = (n.child_by_field_name("function") or n.child_by_field_name("constructor")  # type: ignore[attr-defined]
-              or n.child_by_field_name("type") or n.named_children[0])  # type: ignore[attr-defined]
+        if not n.named_children:
+            return None
+        fn = (n.child_by_field_name("function") or n.child_by_field_name("constructor")
+              or n.child_by_field_name("type") or n.named_children[0])
         if construct and fn.type == "new":
-            fn = n.named_children[0]  # type: ignore[attr-defined]
-        callee_src = fn.text.decode()
-    args_node = n.child_by_field_name("arguments")  # type: ignore[attr-defined]
+            fn = n.named_children[0]
+        callee_src = _text(fn)
+    args_node = n.child_by_field_name("arguments")
     extra = 0
     if args_node is None:
-        for child in n.named_children:  # type: ignore[attr-defined]
+        for child in n.named_children:
             if child.type in _ARG_LISTS:
                 args_node = child
             elif child.type == "call_suffix":
@@ -118,10 +140,9 @@ def _node_call(node: object, language: str) -> CallSite | None:
     callee = _callee_text(callee_src)
     if callee is None:
         return None
-    args = [c.text.decode() for c in args_node.named_children if "comment" not in c.type] if args_node else []
+    args = [_text(c) for c in args_node.named_children if "comment" not in c.type] if args_node else []
     positional, named, spread = _arguments(args, language)
-    return CallSite(callee, n.start_point[0], positional + extra, named, spread, construct,  # type: ignore[attr-defined]
-                    n.text.decode())  # type: ignore[attr-defined]
+    return CallSite(callee, n.start_point[0], positional + extra, named, spread, construct, _text(n))
 
 
 def block_calls(code: str, language: str) -> tuple[list[CallSite], dict[str, str]]:
@@ -202,11 +223,14 @@ class _Checker:
             return [ok(f"`{shown}` exists", fns[0].evidence()), *self.fit(site, shown, fns, strict=strict)]
         if not certain or universal(owners[0].language, member):
             return []
+        extensions = [f for f in self.symbols.callables(member, owners[0].language) if is_extension(f.decl, f.language)]
+        if extensions:  # C#: ``stack.Count(2)`` may call ``static int Count(this Stack s, int n)``
+            return self.fit(site, shown, extensions, strict=strict, on_receiver=True)
         pool: set[str] = set()
         for owner in owners:
             pool |= self.symbols.member_names(owner)
         rationale = f"`{owners[0].decl.name}` has no member `{member}`"
-        suggestion = self.ctx.suggest(None, member, pool) if pool else None  # type: ignore[arg-type]  # owner unused with a pool
+        suggestion = did_you_mean(self.ctx, member, pool)
         edit = None
         if suggestion is not None:
             rationale += f"; did you mean `{suggestion.name}`?"
@@ -230,11 +254,13 @@ class _Checker:
         head = [ok(f"`{name}` exists", types[0].evidence())]
         return head + self.fit(site, name, ctors, strict=True) if ctors else head
 
-    def fit(self, site: CallSite, shown: str, fns: list[Found], *, strict: bool) -> list[Finding]:
+    def fit(
+        self, site: CallSite, shown: str, fns: list[Found], *, strict: bool, on_receiver: bool = False
+    ) -> list[Finding]:
         if site.spread or not fns:
             return []
         language = fns[0].language
-        overloads = [params_of(f.decl, language) for f in fns]
+        overloads = [params_of(f.decl, language, on_receiver=on_receiver) for f in fns]
         reasons = [call_fits(p, site.positional, site.named if family(language) in NAMED_ARGS else (), language)
                    for p in overloads]
         ev = fns[0].evidence()
@@ -246,7 +272,7 @@ class _Checker:
         if named_bad is not None:
             wrong = named_bad.split("`")[1]
             pool = {p.name for ps in overloads for p in ps if p.name}
-            sug = self.ctx.suggest(None, wrong, pool) if pool else None  # type: ignore[arg-type]
+            sug = did_you_mean(self.ctx, wrong, pool)
             params = ", ".join(f"`{n}`" for n in _names(overloads[0]))
             rationale = f"`{shown}` {named_bad} (its parameters: {params or 'none'})"
             edit = None
@@ -303,8 +329,11 @@ def check_prose(ctx: ReviewContext, claim: Claim) -> list[Finding]:
                 continue
             site = CallSite(name, 0, 0, (), True, False, span)  # a name: existence only
         checker = checker or _Checker(ctx, claim, None)
-        if "." not in site.callee and not checker.symbols.find(site.callee):
-            continue
+        head = site.callee.split(".", 1)[0]
+        if not checker.symbols.find(site.callee) and ("." not in site.callee or not checker.symbols.types(head, None)):
+            continue  # nothing of the tree-sitter languages is named so
+        if ctx.resolve(site.callee, claim).found:
+            continue  # a Python name: the Python checks judge it
         if span.strip().endswith("()"):
             site = CallSite(site.callee, 0, 0, (), True, False, span)  # ``f()`` abbreviates: existence only
         out += checker.check(site, strict=False)

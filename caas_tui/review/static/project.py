@@ -153,12 +153,22 @@ class Project:
         # Qualified symbols of code chunks by short name. (Not ``engine.find_symbol``: a doc
         # heading with the same text as a class name shadows it there.)
         self.symbols_by_short: dict[str, set[str]] = {}
+        tests: dict[str, str] = {}
         for chunk in engine.chunks():
-            if chunk.kind == "code" and chunk.language == "python" and chunk.path.endswith((".py", ".pyi")):
+            if chunk.language != "python" or not chunk.path.endswith((".py", ".pyi")):
+                continue
+            if chunk.kind == "code":
                 self.paths.setdefault(module_name(chunk.path), chunk.path)
                 if chunk.symbol:
                     self.symbols_by_short.setdefault(chunk.symbol.rsplit(".", 1)[-1], set()).add(chunk.symbol)
+            elif chunk.kind == "test":
+                tests.setdefault(module_name(chunk.path), chunk.path)
         self.packages = {name.split(".")[0] for name in self.paths}
+        # A test-kind file inside a code package (``pkg/test_tools.py``) is still an importable
+        # module whose names exist. It resolves, but stays out of the short-name table and of
+        # ``all_modules`` so test helpers are never suggested or taken as subclasses.
+        self.test_modules = {n for n in tests if n not in self.paths and n.split(".")[0] in self.packages}
+        self.paths.update({n: tests[n] for n in self.test_modules})
         # "a.b" is a package if it has an __init__ or any submodule a.b.x is indexed.
         self.package_names = {".".join(n.split(".")[:i]) for n in self.paths for i in range(1, n.count(".") + 1)}
         self._cache: dict[str, ModuleSource | None] = {}
@@ -207,6 +217,8 @@ class Project:
     def all_modules(self) -> list[ModuleSource]:
         out = []
         for name in sorted(self.paths):
+            if name in self.test_modules:
+                continue
             src = self.module(name)
             if src is not None and src.tree is not None:
                 out.append(src)

@@ -9,6 +9,7 @@ import re
 from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import FieldFact
 from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.ctorclaims import about_construction
 from caas_tui.review.static.facts import stated_raises
 from caas_tui.review.static.findings import Finding, bad, ok
 from caas_tui.review.static.flow import handles_without_raising, own_raise_outside_try
@@ -56,6 +57,8 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
     findings: list[Finding] = []
     for subj, name, negated, condition in stated_raise_claims(ctx, claim, fact, subject):
         if subj.kind == "class":
+            if not about_construction(ctx, claim, subj, field=fact is not None):
+                continue  # "some methods of X raise ...": not a claim about X's constructor
             init = ctx.resolver.member(subj, "__init__")
             if not (init.found and init.target is not None and init.target.kind == "function"):
                 continue

@@ -18,6 +18,7 @@ from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
 from caas_tui.review.claims.mentions import code_spans
+from caas_tui.review.claims.tense import HISTORY_CUE, past_reason, speaks_of_past
 from caas_tui.review.static.behaviour import check_calls, check_retries
 from caas_tui.review.static.codeblocks import check_code
 from caas_tui.review.static.context import ReviewContext
@@ -30,12 +31,6 @@ from caas_tui.review.static.testchecks import check_tests
 
 log = logging.getLogger(__name__)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
-# Claims about an API's past or future: what they name need not exist now.
-_HISTORICAL = re.compile(
-    r"(?<!\w)(?:removed|deprecated|deprecation|renamed|no longer|used to|formerly|previously|was replaced|were replaced|"
-    r"legacy|obsolete|will be|planned|not yet|in the future|todo|before:|old api|migrat\w*|versionchanged|versionremoved)(?!\w)",
-    re.IGNORECASE,
-)
 _HISTORY_DOCS = re.compile(r"(?:^|/)(?:changelog|changes|history|news|release[-_ ]?notes?|whatsnew)[^/]*$", re.IGNORECASE)
 _FOREIGN = re.compile(r"code block \((?!python|py\b|pycon|python3|ipython|doctest|default)([\w+-]+)", re.IGNORECASE)
 
@@ -46,9 +41,17 @@ def judged_at_all(claim: Claim) -> bool:
         return False
     if claim.kind == "code":
         # the paragraph introducing a block ("Before:", "The deprecated way:") and its language
-        return not (_FOREIGN.search(claim.context) or _HISTORICAL.search(claim.context.split("code block", 1)[-1]))
+        return not (_FOREIGN.search(claim.context) or speaks_of_past(claim.context.split("code block", 1)[-1]))
+    return historical(claim) is None
+
+
+def historical(claim: Claim) -> str | None:
+    """Why a prose claim is about the API's past or future (its own words, the paragraph
+    it opens with, or the version note it sits in), or None."""
     paragraph = claim.context.split("\n\n", 1)[-1]
-    return not (_HISTORICAL.search(claim.text) or _HISTORICAL.match(paragraph.lstrip("*_#> ")))
+    if HISTORY_CUE.match(paragraph.lstrip("*_#> ")):
+        return past_reason(paragraph) or past_reason(claim.text, claim.context)
+    return past_reason(claim.text, claim.context)
 
 
 def check_doubled_prefix(ctx: ReviewContext, claim: Claim) -> list[Finding]:
@@ -120,6 +123,10 @@ class StaticReviewer:
         except Exception as exc:
             log.exception("static review of %s:%s failed", claim.doc_path, claim.start_line)
             return Verdict(claim.id, "unverified", REVIEWER, f"static check failed: {type(exc).__name__}: {exc}")
+        if not findings and claim.kind != "code" and not _HISTORY_DOCS.search(claim.doc_path):
+            reason = historical(claim)
+            if reason is not None:
+                return Verdict(claim.id, "unverified", REVIEWER, reason)
         return verdict_for(claim, findings, ctx.doc_lines(claim.doc_path))
 
     @staticmethod
@@ -127,7 +134,7 @@ class StaticReviewer:
         out: list[Finding] = []
         language = block_language(claim)
         if language is not None:  # a TS/JS, Java, Kotlin, C#, Go or Rust block: that language's checks
-            past = _HISTORY_DOCS.search(claim.doc_path) or _HISTORICAL.search(claim.context.split("code block", 1)[-1])
+            past = _HISTORY_DOCS.search(claim.doc_path) or speaks_of_past(claim.context.split("code block", 1)[-1])
             return [] if past else check_block(ctx, claim, language)
         if not judged_at_all(claim):
             return out

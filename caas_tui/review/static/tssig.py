@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from caas_tui.ingest.treesitter import Decl
 
 NAMED_ARGS: frozenset[str] = frozenset({"kotlin", "csharp"})
+# ``name: Type`` (Go: ``name Type``) rather than Java / C#'s ``Type name``.
+_COLON_TYPED = frozenset({"typescript", "javascript", "kotlin", "rust", "go"})
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _RUST_SELF = re.compile(r"^&?\s*(?:'\w+\s+)?(?:mut\s+)?self\b")
 _MODIFIERS = {
@@ -33,6 +35,9 @@ class ParamSpec:
     name: str | None  # None for a destructured pattern: positional only
     optional: bool = False
     variadic: bool = False
+
+
+_GROUPED = ParamSpec("")  # Go ``a, b int``: ``a`` waits for the type of the group
 
 
 def split_top(text: str, sep: str = ",") -> list[str]:
@@ -112,7 +117,7 @@ def _one(text: str, language: str, go_group: list[ParamSpec]) -> ParamSpec | Non
     head = " ".join(words)
     if language == "csharp" and head == "__arglist":
         return ParamSpec(None, True, True)
-    if language in ("typescript", "javascript", "kotlin", "rust", "go") or ":" in head and language != "csharp":
+    if language in _COLON_TYPED:
         name_part = head.split(":", 1)[0].strip() if language != "go" else head.split()[0] if head else ""
         if language == "go":
             rest = head.split(None, 1)[1] if len(head.split()) > 1 else ""
@@ -120,7 +125,7 @@ def _one(text: str, language: str, go_group: list[ParamSpec]) -> ParamSpec | Non
                 variadic = True
             if not rest:  # ``a, b int``: ``a`` takes the type (and variadic flag) of the group
                 go_group.append(ParamSpec(name_part or None))
-                return ParamSpec("\0")
+                return _GROUPED
         optional = name_part.endswith("?")
         name_part = name_part.rstrip("?").strip()
         name = name_part if _IDENT.fullmatch(name_part) else None
@@ -132,8 +137,17 @@ def _one(text: str, language: str, go_group: list[ParamSpec]) -> ParamSpec | Non
     return ParamSpec(last if _IDENT.fullmatch(last) else None, default, variadic)
 
 
-def params_of(decl: Decl, language: str) -> tuple[ParamSpec, ...]:
-    """The declaration's parameters as a caller passes them (Rust ``self`` left out)."""
+def is_extension(decl: Decl, language: str) -> bool:
+    """A C# extension method (``static int Count(this Stack s)``): callable on its first parameter."""
+    inner = _param_list(decl.signature, decl.name) if language == "csharp" else None
+    return inner is not None and _strip_annotations(inner).startswith("this ")
+
+
+def params_of(decl: Decl, language: str, *, on_receiver: bool = False) -> tuple[ParamSpec, ...]:
+    """The declaration's parameters as a caller passes them (Rust ``self`` left out; a C#
+    extension method called on its receiver without its ``this`` parameter)."""
+    if on_receiver:
+        return params_of(decl, language)[1:]
     inner = _param_list(decl.signature, decl.name)
     if inner is None and decl.kind == "constructor":
         inner = _param_list(decl.signature, "constructor")
@@ -148,7 +162,7 @@ def params_of(decl: Decl, language: str) -> tuple[ParamSpec, ...]:
         spec = _one(part, language, group)
         if spec is None:
             continue
-        if spec.name == "\0":
+        if spec is _GROUPED:
             continue
         if group:
             out.extend(ParamSpec(g.name, spec.optional, False) for g in group)

@@ -32,6 +32,7 @@ UNIVERSAL: dict[str, frozenset[str]] = {
 }
 _COMPONENT = re.compile(r"component\d+$")
 _TYPE_NAME = re.compile(r"[A-Za-z_]\w*")
+_GO_EMBEDDED = re.compile(r"^\s*\*?[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*(?:`[^`]*`)?\s*(?://.*)?$")
 
 
 def family(language: str) -> str:
@@ -134,7 +135,7 @@ class Symbols:
                      or f.decl.symbol.endswith(f"{owner.decl.name}.{name}")]
         if found:
             return found, True
-        certain = True
+        certain = not self._embeds(owner)
         for base in owner.decl.bases:
             m = _TYPE_NAME.search(base.split("<")[0].split("(")[0].strip().rsplit(".", 1)[-1])
             if m is None:
@@ -149,6 +150,17 @@ class Symbols:
                     return inner, True
                 certain = certain and sure
         return [], certain
+
+    def _embeds(self, owner: Found) -> bool:
+        """A Go struct with an embedded field: the embedded type's methods are promoted to it."""
+        if owner.language != "go" or owner.decl.kind != "struct":
+            return False
+        try:
+            text = self.engine.read_span(owner.path, owner.decl.decl_start, owner.decl.end)
+        except CaasError:
+            return True
+        body = text.split("{", 1)[-1].rsplit("}", 1)[0]
+        return any(_GO_EMBEDDED.match(line) for line in re.split(r"[;\n]", body))
 
     def member_names(self, owner: Found) -> set[str]:
         return {m.decl.name for m in self.type_members(owner)}

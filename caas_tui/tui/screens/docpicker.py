@@ -22,8 +22,11 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from caas_tui.errors import CaasError
+from caas_tui.tui.doc_groups import doc_groups, fuzzy_score, ordered
 from caas_tui.tui.session import Session
 from caas_tui.tui.state import DocEntry
+
+__all__ = ["DocCounts", "DocPicker", "doc_counts", "fuzzy_score", "ordered"]
 
 FLAGGED = frozenset({"contradicted", "incomplete", "stale"})
 
@@ -33,34 +36,6 @@ class DocCounts:
     claims: int
     flagged: int
     decided: int
-
-
-def fuzzy_score(query: str, path: str) -> tuple[int, int, int] | None:
-    """``None`` unless every character of ``query`` appears in ``path`` in order (any case).
-    Lower sorts first: a plain substring, then matches in the file name, then shorter gaps."""
-    q, p = query.lower().replace(" ", ""), path.lower()
-    if not q:
-        return (0, 0, 0)
-    if q in p:
-        return (0, 0 if q in p.rsplit("/", 1)[-1] else 1, p.index(q))
-    pos, gaps, last = 0, 0, -1
-    for ch in q:
-        found = p.find(ch, pos)
-        if found < 0:
-            return None
-        if last >= 0:
-            gaps += found - last - 1
-        last, pos = found, found + 1
-    return (1, 0 if last > p.rfind("/") else 1, gaps)
-
-
-def ordered(docs: Sequence[DocEntry], query: str) -> tuple[list[DocEntry], list[DocEntry]]:
-    """(guides, API modules) matching ``query``, best match first (listed order when empty)."""
-    scored = [(s, i, d) for i, d in enumerate(docs) if (s := fuzzy_score(query, d.path)) is not None]
-    scored.sort(key=lambda t: (t[0], t[1]) if query else (t[1],))
-    guides = [d for _, _, d in scored if d.language != "python"]
-    modules = [d for _, _, d in scored if d.language == "python"]
-    return guides, modules
 
 
 def doc_counts(session: Session, path: str) -> DocCounts:
@@ -125,12 +100,10 @@ class DocPicker(ModalScreen[str | None]):
         return line
 
     def _fill(self, query: str) -> None:
-        guides, modules = ordered(self.docs, query)
+        groups = doc_groups(self.docs, query)
         width = max(30, self.options.scrollable_content_region.width - 1 or 70)
         options: list[Option | None] = []
-        for title, docs in (("Guides and tutorials", guides), ("API modules (docstrings)", modules)):
-            if not docs:
-                continue
+        for title, docs in groups:
             if options:
                 options.append(None)
             options.append(Option(Text(f"{title} ({len(docs)})", style="bold underline"), disabled=True))
@@ -142,7 +115,7 @@ class DocPicker(ModalScreen[str | None]):
         ids = [o.id for o in options if o is not None and o.id is not None and not o.disabled]
         if ids:
             listing.highlighted = listing.get_option_index(keep if keep in ids else ids[0])
-        shown = len(guides) + len(modules)
+        shown = sum(len(docs) for _, docs in groups)
         self.query_one("#picker-status", Static).update(Text(
             f"{shown} of {len(self.docs)} docs · flagged: contradicted, incomplete or stale",
             style="dim"))

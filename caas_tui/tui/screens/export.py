@@ -31,6 +31,7 @@ class ExportScreen(CaasScreen):
         super().__init__()
         self.session = session
         self.patch: str = ""
+        self.summary: str = ""  # the status: counts, then one line per accepted verdict
         self.applied = False  # the docs on disk changed: the triage screen reloads
 
     def compose(self) -> ComposeResult:
@@ -48,9 +49,9 @@ class ExportScreen(CaasScreen):
 
     @work(exclusive=True, group="export", exit_on_error=False)
     async def load(self) -> None:
-        left_out: list[str] = []
+        summary: list[str] = []
         try:
-            self.patch, left_out = await self.session.store_call(self.session.need_port().patch)
+            self.patch, summary = await self.session.store_call(self.session.need_port().export_preview)
         except CaasError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             self.patch = ""
@@ -60,8 +61,10 @@ class ExportScreen(CaasScreen):
         hunks = sum(1 for line in self.patch.split("\n") if line.startswith("@@"))
         message = (f"{counted(hunks, 'change')} in {counted(files, 'file')}  ·  w writes a patch, A applies them to the docs"
                    if self.patch.strip() else "No fixes to export.")
-        # Whole sentences, one per line (the status wraps): a reason cut mid-sentence says nothing.
-        message += "".join(f"\n{reason}" for reason in left_out)
+        # One line per accepted verdict, then the refusals: whole sentences (the status wraps);
+        # a reason cut mid-sentence says nothing.
+        message += "".join(f"\n{line}" for line in summary)
+        self.summary = message
         self._status(message)
 
     def action_write(self) -> None:
@@ -73,8 +76,8 @@ class ExportScreen(CaasScreen):
             if path:
                 self.write(path)
 
-        # TODO(issue 15): default to default_patch_path() once tests/test_tui_review.py's export test allows it
-        self.app.push_screen(PathScreen("Write the patch to (relative to the project root):", "caas-fixes.patch"), chosen)
+        self.app.push_screen(PathScreen("Write the patch to (relative to the project root):",
+                                        self.session.default_export_path()), chosen)
 
     @work(group="export-write", exit_on_error=False)
     async def write(self, path: str) -> None:
@@ -84,7 +87,7 @@ class ExportScreen(CaasScreen):
             self.app.notify(str(exc), severity="error", markup=False)
             return
         self.app.notify(f"Wrote {written}", markup=False)
-        self._status(f"Wrote {written}")
+        self._status(f"Wrote {written}\n{self.summary}")  # where it went, and the summary still there
 
     def action_apply(self) -> None:
         if not self.patch.strip():

@@ -1,5 +1,5 @@
 """Every key binding, read from the classes that define them (so the list can't go stale),
-and the legend: what each verdict glyph and each evidence column means."""
+followed by the legend (``caas_tui.tui.screens.legend``)."""
 
 from __future__ import annotations
 
@@ -15,19 +15,12 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from caas_tui.tui.screens.legend import legend_table
+
 INTRO = (
     "Letter keys act on the panes; while the query box has focus they type text instead "
     "(escape leaves the box). d or ctrl+p picks a doc; ctrl+k opens the command palette."
 )
-VERDICT_MEANING = {
-    "consistent": "the code agrees with the claim",
-    "contradicted": "the code says otherwise (a fix is usually proposed)",
-    "incomplete": "partly right: something the code needs is missing",
-    "unverified": "nothing in the code to check it against",
-    "stale": "the doc or its evidence changed since the review: R re-reviews",
-    "pending": "not reviewed yet: c this claim, C the doc",
-}
-DECISION_MEANING = {"accepted": "A", "rejected": "R", "edited": "E", "needs another look": "!"}
 
 
 def _sections(app_bindings: Iterable[BindingType]) -> list[tuple[str, list[Binding]]]:
@@ -83,31 +76,6 @@ def help_table(app_bindings: Iterable[BindingType]) -> Table:
     return table
 
 
-def legend_table(*, verdicts: bool = True) -> Table:
-    """Verdict glyphs and decision letters (``verdicts``), then the evidence table's columns."""
-    from caas_tui.tui.hits_view import LEGEND
-    from caas_tui.tui.render import VERDICT_FG, VERDICT_GLYPH, VERDICT_ORDER
-
-    table = Table(box=None, show_header=False, padding=(0, 2), expand=False)
-    table.add_column("mark", style="bold", no_wrap=True, width=20)
-    table.add_column("means")
-    if verdicts:
-        table.add_row(Text("Verdicts", style="bold underline"), "")
-        for label in VERDICT_ORDER:
-            table.add_row(Text(f"{VERDICT_GLYPH[label]} {label}", style=f"bold {VERDICT_FG[label]}"),
-                          Text(VERDICT_MEANING[label]))
-        table.add_row(Text("Decisions", style="bold underline"),
-                      Text("the letter after the glyph in the claims list", style="dim"))
-        for decision, letter in DECISION_MEANING.items():
-            table.add_row(Text(f"{letter} {decision}"), Text(""))
-        table.add_row("", "")
-    table.add_row(Text("Evidence columns", style="bold underline"),
-                  Text("a narrow pane keeps location, then #, rel, why, kind, agree, symbol", style="dim"))
-    for column, meaning in LEGEND:
-        table.add_row(Text(column, style="bold #ffaf00"), Text(meaning))
-    return table
-
-
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1,question_mark", "dismiss_help", "Close help")]
 
@@ -122,22 +90,4 @@ class HelpScreen(ModalScreen[None]):
         self.query_one(VerticalScroll).focus()
 
     def action_dismiss_help(self) -> None:
-        self.dismiss(None)
-
-
-class LegendScreen(ModalScreen[None]):
-    """``?`` on the evidence pane: what the glyphs and the columns mean."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss_legend", "Close legend")]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog help"):
-            yield Static(Text("Legend  (esc closes; F1 lists every key)", style="italic"), markup=False)
-            with VerticalScroll():
-                yield Static(legend_table(), markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one(VerticalScroll).focus()
-
-    def action_dismiss_legend(self) -> None:
         self.dismiss(None)

@@ -16,16 +16,18 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, OptionList
 
 from caas_tui.errors import CaasError
 from caas_tui.live import RefreshEvent
 from caas_tui.models import Claim
+from caas_tui.review.textutil import normalise_ws
 from caas_tui.tui.app_state import last_doc, remember_doc
 from caas_tui.tui.editor import open_in_editor
-from caas_tui.tui.render import fix_for, one_line
+from caas_tui.tui.keys import LETTER_ACTIONS, TRIAGE_BINDINGS
+from caas_tui.tui.render import fix_for
 from caas_tui.tui.screens.base import CaasScreen
 from caas_tui.tui.screens.chain import ChainScreen
 from caas_tui.tui.screens.docpicker import DocPicker
@@ -40,35 +42,11 @@ from caas_tui.tui.widgets.panes import DocPanel, DocView
 from caas_tui.tui.widgets.query import QueryBar
 from caas_tui.tui.widgets.reviewer import ReviewRunner
 from caas_tui.tui.widgets.status import CaasFooter, StatusLine
-from caas_tui.tui.widgets.watcher import NOTE_CHARS, ProjectWatcher
+from caas_tui.tui.widgets.watcher import ProjectWatcher
 
 
 class MainScreen(CaasScreen):
-    # Letter keys live here, not on the app: a focused query box consumes printable keys
-    # before they bubble up, and check_action hides them while it has focus.
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+f", "focus_query", "Search"),
-        Binding("slash", "focus_query", "Search", show=False),
-        Binding("escape", "escape", "Leave/cancel", show=False),
-        Binding("j", "move_claim(1)", "Next claim", show=False),
-        Binding("k", "move_claim(-1)", "Prev claim", show=False),
-        Binding("a", "accept", "Accept"),
-        Binding("r", "reject", "Reject"),
-        Binding("e", "edit", "Edit fix"),
-        Binding("u", "undo", "Undo"),
-        Binding("c", "review_claim", "Review"),
-        Binding("C", "review_doc", "Review doc"),
-        Binding("ctrl+r", "review_claude", "Claude"),
-        Binding("R", "rereview_stale", "Re-review stale"),
-        Binding("x", "chain", "Chain"),
-        Binding("o", "open_editor", "Editor"),
-        Binding("p", "export", "Export"),
-        Binding("f2", "cycle_mode", "Mode"),
-        Binding("d", "focus_docs", "Docs"),
-        Binding("ctrl+p", "focus_docs", "Docs", show=False),
-    ]
-    LETTER_ACTIONS = frozenset({"move_claim", "accept", "reject", "edit", "undo", "review_claim", "review_doc",
-                                "rereview_stale", "chain", "open_editor", "export", "focus_docs"})
+    BINDINGS: ClassVar[list[BindingType]] = TRIAGE_BINDINGS
 
     def __init__(self, session: Session, initial_doc: str | None = None) -> None:
         super().__init__()
@@ -120,7 +98,7 @@ class MainScreen(CaasScreen):
 
     # -- focus-aware bindings ---------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.LETTER_ACTIONS and isinstance(self.app.focused, Input):
+        if action in LETTER_ACTIONS and isinstance(self.app.focused, Input):
             return None  # typing in the query box: letters are text, not commands
         if action == "rereview_stale":
             return self.triage.has_stale()  # offered (in the footer) only while something is stale
@@ -153,7 +131,7 @@ class MainScreen(CaasScreen):
             return
         paths = [d.path for d in docs]
         first = self.initial_doc or last_doc(self.session.need_engine().cfg.caas_dir)  # else the last doc opened
-        doc_list.highlighted = paths.index(first) if first in paths else 0
+        doc_list.select_path(first if first in paths else paths[0])  # posts OptionHighlighted: the doc loads
         self.query_one(ClaimList).focus()
 
     # -- docs and claims --------------------------------------------------------------
@@ -244,7 +222,7 @@ class MainScreen(CaasScreen):
         except Exception as exc:  # noqa: BLE001 - a bug showing one event must not stop the watching
             self.log.error(f"showing a refresh failed: {type(exc).__name__}", exc)
             self.app.notify(f"Internal error showing a refresh: {type(exc).__name__}: "
-                            f"{one_line(str(exc), NOTE_CHARS)}", severity="error", markup=False)
+                            f"{normalise_ws(str(exc))}", severity="error", markup=False)
 
     async def on_refresh(self, event: RefreshEvent) -> None:
         """Move the panes after a refresh: the docs list, the open doc (keeping the selected
@@ -254,11 +232,11 @@ class MainScreen(CaasScreen):
         changed = set(event.paths)
         self.status.message(Text(event.summary()))
         if event.error:
-            self.app.notify(one_line(event.error, NOTE_CHARS), title="Live refresh", severity="warning",
+            self.app.notify(normalise_ws(event.error), title="Live refresh", severity="warning",
                             markup=False, timeout=8)
         if event.messages and (changed or everything):
             more = f" (+{len(event.messages) - 1} more)" if len(event.messages) > 1 else ""
-            self.app.notify(one_line(event.messages[0], NOTE_CHARS) + more, severity="warning", markup=False)
+            self.app.notify(normalise_ws(event.messages[0]) + more, severity="warning", markup=False)
         if everything:
             self.session.forget_claims()
         for path in changed:
@@ -295,7 +273,7 @@ class MainScreen(CaasScreen):
         self.query_one(DocPanel).gone(open_path)
         self._update_tally()
         if docs:
-            doc_list.highlighted = 0  # posts OptionHighlighted: the first doc loads
+            doc_list.select_path(docs[0].path)  # posts OptionHighlighted: the first doc loads
         return False
 
     def reload_doc(self) -> None:
@@ -379,6 +357,9 @@ class MainScreen(CaasScreen):
     def action_review_claude(self) -> None:
         self.runner.review_doc(self.triage.claims, claude=True)
 
+    def action_run_code(self) -> None:
+        self.runner.run_code(self.triage.claims)
+
     def cancel_review(self) -> bool:
         return self.runner.cancel()
 
@@ -394,6 +375,9 @@ class MainScreen(CaasScreen):
         self.status.progress(None, None)
         self.status.message(message.message)
         self.app.notify(message.message, severity=message.severity, markup=False)  # type: ignore[arg-type]
+        if message.warnings:
+            self.app.notify("\n".join(message.warnings), title="Review warnings", severity="warning",
+                            markup=False, timeout=10)
         self._apply_states(message.states)
 
     # -- small actions ----------------------------------------------------------------

@@ -79,7 +79,7 @@ class HitTable(DataTable[Text]):
             self._fill(current.chunk.id if current is not None else None)
 
     def action_legend(self) -> None:
-        from caas_tui.tui.screens.help import LegendScreen  # the screens import the widgets, not back
+        from caas_tui.tui.screens.legend import LegendScreen  # the screens import the widgets, not back
 
         self.app.push_screen(LegendScreen())
 

@@ -12,6 +12,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from caas_tui.models import Claim
+from caas_tui.tui.doc_groups import doc_groups
 from caas_tui.tui.render import claim_prompt
 from caas_tui.tui.state import PENDING, ClaimState, DocEntry
 
@@ -19,7 +20,9 @@ _DOC_ICON = {"markdown": "md ", "rst": "rst", "python": "py ", "text": "txt"}
 
 
 class DocList(OptionList):
-    """Project docs: Markdown and reST first, then Python modules (for their docstrings)."""
+    """Project docs: guides and tutorials first, then Python modules (for their docstrings).
+
+    ``docs`` is the list as given; the options add a heading per group, so select docs by path."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Down", show=False),
@@ -31,13 +34,17 @@ class DocList(OptionList):
         self.docs: list[DocEntry] = []
 
     def show(self, docs: Sequence[DocEntry]) -> None:
+        """List ``docs`` grouped as the doc picker groups them, under a heading per group."""
         self.docs = list(docs)
         options = []
-        for doc in docs:
-            prompt = Text()
-            prompt.append(_DOC_ICON.get(doc.language, "   ") + " ", style="dim")
-            prompt.append(doc.path)
-            options.append(Option(prompt, id=doc.path))
+        for title, group in doc_groups(docs):
+            heading = Text(f"{title} ({len(group)})", style="bold underline", no_wrap=True, overflow="ellipsis")
+            options.append(Option(heading, disabled=True))
+            for doc in group:
+                prompt = Text()
+                prompt.append(_DOC_ICON.get(doc.language, "   ") + " ", style="dim")
+                prompt.append(doc.path)
+                options.append(Option(prompt, id=doc.path))
         self.set_options(options)
         modules = sum(1 for d in docs if d.language == "python")
         self.border_title = f"Docs {len(docs) - modules}+{modules} · d"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -21,10 +21,12 @@ from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from caas_tui.errors import CaasError
-from caas_tui.models import Claim, Verdict
+from caas_tui.models import Claim
 from caas_tui.review.textutil import counted
 from caas_tui.tui.session import Session
 from caas_tui.tui.state import ClaimState
+
+_WHO = {"claude": "Claude", "execute": "the code run", "static": "static reviewer"}
 
 
 class ReviewRunner(Widget):
@@ -49,11 +51,16 @@ class ReviewRunner(Widget):
             self.text, self.done, self.total, self.right = text, done, total, right
 
     class Finished(Message):
-        def __init__(self, states: Mapping[str, ClaimState], message: str, severity: str) -> None:
+        """``warnings``: what the reviewed docs' structure made the claims work around, and the
+        claims-per-doc limit (the CLI prints the same lines)."""
+
+        def __init__(self, states: Mapping[str, ClaimState], message: str, severity: str,
+                     warnings: Sequence[str] = ()) -> None:
             super().__init__()
             self.states = dict(states)
             self.message = message
             self.severity = severity
+            self.warnings = tuple(warnings)
 
     class StaleClaims(Message):
         """The claims behind the stale verdicts of ``docs``, ready to be re-reviewed."""
@@ -124,6 +131,13 @@ class ReviewRunner(Widget):
             return
         self.start_review(list(claims), "claude" if claude else "static", whole_doc=True)
 
+    def run_code(self, claims: list[Claim]) -> None:
+        """Run the open doc's code blocks in the sandbox (reviewer ``execute``)."""
+        if not any(c.kind == "code" for c in claims):
+            self.app.notify("This doc has no code blocks to run.", severity="warning")
+            return
+        self.start_review(list(claims), "execute", whole_doc=True)
+
     def start_review(self, claims: list[Claim], reviewer: str, *, whole_doc: bool = False) -> None:
         """Review ``claims`` in a worker; ``whole_doc``: they are every claim of the open doc."""
         if self.reviewing:
@@ -142,7 +156,7 @@ class ReviewRunner(Widget):
 
     @work(thread=True, group="review", exit_on_error=False)
     def run_review(self, claims: list[Claim], reviewer: str, cancel: threading.Event, whole_doc: bool) -> None:
-        who = "Claude" if reviewer == "claude" else "static reviewer"
+        who = _WHO.get(reviewer, "static reviewer")
         cost: list[str] = [""]  # the latest running tally (usage arrives from Claude's pool threads)
 
         def progress(done: int, total: int, message: str) -> None:
@@ -156,18 +170,25 @@ class ReviewRunner(Widget):
         self.post_message(self.Progress(f"Reviewing {counted(len(claims), 'claim')} with {who}…", 0, len(claims)))
         port = self.session.need_port()
         try:
-            verdicts: list[Verdict] = port.review(claims, reviewer, progress=progress, on_usage=on_usage, cancel=cancel)
-            states = self.session.store_call_sync(port.record, claims, verdicts, whole_doc=whole_doc)
+            batch = port.review(claims, reviewer, progress=progress, on_usage=on_usage, cancel=cancel)
+            states = self.session.store_call_sync(port.record, claims, batch.verdicts, whole_doc=whole_doc,
+                                                  executed=reviewer == "execute" and batch.complete)
         except CaasError as exc:
             self.post_message(self.Finished({}, f"Review failed: {exc}", "error"))
             return
         finally:
             cancel.set()
-        cancelled = get_current_worker().is_cancelled or len(verdicts) < len(claims)
-        note = f"Reviewed {len(verdicts)}/{counted(len(claims), 'claim')} with {who}"
+        short = reviewer != "execute" and len(batch.verdicts) < len(claims)  # a run stores only the runs that decide
+        cancelled = get_current_worker().is_cancelled or not batch.complete or short
+        if reviewer == "execute":
+            note = f"Ran the code of {claims[0].doc_path}: {counted(len(batch.verdicts), 'block')} judged by the run"
+        else:
+            note = f"Reviewed {len(batch.verdicts)}/{counted(len(claims), 'claim')} with {who}"
         if reviewer == "claude" and cost[0]:
             note += f" ({cost[0]})"
-        self.post_message(self.Finished(states, note + (" — cancelled" if cancelled else ""), "information"))
+        note += " — cancelled" if cancelled else ""
+        note += "".join(f"\n{line}" for line in batch.notes)
+        self.post_message(self.Finished(states, note, "information", batch.warnings))
 
     @work(group="review-stale", exit_on_error=False)
     async def find_stale(self, docs: list[str]) -> None:

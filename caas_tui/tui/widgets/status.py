@@ -9,6 +9,7 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, ProgressBar, Static
 from textual.widgets._footer import FooterKey
 
+from caas_tui.tui.keys import FOOTER_PRIORITY, FOOTER_SHORT
 from caas_tui.tui.render import tally_text
 from caas_tui.tui.triage import Tally
 
@@ -63,12 +64,6 @@ class StatusLine(Horizontal):
         self.right(text)
 
 
-# Footer keys, most useful first: those that don't fit the width are left out (F1 lists all).
-FOOTER_PRIORITY = ("help", "legend", "accept", "reject", "edit", "review_claim", "review_doc", "rereview_stale", "focus_docs",
-                   "focus_query", "undo", "chain", "open_editor", "export", "review_claude", "cycle_mode", "quit")
-# Shorter words below 120 columns, so more keys fit.
-FOOTER_SHORT = {"edit": "Edit", "review_doc": "Doc", "rereview_stale": "Stale", "open_editor": "Edit file",
-                "review_claude": "Claude", "focus_query": "Find"}
 PALETTE_CELLS = 14  # the command palette key on the right
 
 

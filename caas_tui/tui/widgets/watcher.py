@@ -23,12 +23,11 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
 
 from caas_tui.errors import CaasError
 from caas_tui.live import RefreshEvent, watch_project
-from caas_tui.tui.render import one_line
+from caas_tui.review.textutil import normalise_ws
 from caas_tui.tui.session import Session
 from caas_tui.tui.state import DocEntry
 
 STOP_TIMEOUT_S = 10.0  # quitting waits this long for a refresh in flight, then cancels it
-NOTE_CHARS = 160  # one-line notices from the watcher are cut here
 
 
 class ProjectWatcher(Widget):
@@ -111,13 +110,13 @@ class ProjectWatcher(Widget):
                     break
                 self.post_message(self.Refreshed(event))
         except (CaasError, OSError) as exc:  # watchfiles: no inotify watches left, say
-            self.app.notify(f"Not watching for changes any more: {one_line(str(exc), NOTE_CHARS)}",
+            self.app.notify(f"Not watching for changes any more: {normalise_ws(str(exc))}",
                             severity="warning", markup=False, timeout=10)
         finally:
             self.watch_ready = False
 
     def _notice(self, message: str) -> None:
-        self.app.notify(one_line(message, NOTE_CHARS), markup=False, timeout=5)
+        self.app.notify(normalise_ws(message), markup=False, timeout=5)
 
     async def stop_watching(self) -> None:
         """Stop watching and wait for it (a refresh in flight finishes first, within bounds)."""

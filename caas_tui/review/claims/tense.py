@@ -1,0 +1,65 @@
+"""Claims about an API's past or future rather than its present.
+
+"``pkg.ext.x`` was extracted to another package" says the name is gone; it is true exactly
+when the name does not exist now, so a missing name in it is no contradiction. The cues are
+grammatical, not a list of one project's phrases: removal, relocation and renaming verbs in
+a perfect or passive past ("was moved into", "has been dropped", "got split out"), adverbs
+of time ("formerly", "previously", "no longer", "used to"), announcements of a future, and
+the reST version-note directives a sentence sits in (``deprecated``, ``versionchanged``,
+``versionremoved``; not ``versionadded``: what was added must exist).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Verbs that move a name away from where it was, or end it.
+_GONE_VERBS = (
+    r"extract|integrat|merg|mov|relocat|transferr?|migrat|split|spun|spin|fold|absorb|renam|remov|drop|delet"
+    r"|deprecat|replac|supersed|retir|discontinu|unbundl|vendor|obsolet|withdr[ae]w|eliminat|excis|purg|abandon"
+)
+# A past participle of one of them: "extracted", "dropped", "split", "withdrawn".
+_PARTICIPLE = rf"(?:(?:{_GONE_VERBS})\w*ed|split|spun|withdrawn)"
+# "was extracted to", "were merged into", "has been removed", "got split out", "is now moved to"
+_PERFECT = re.compile(
+    rf"\b(?:was|were|has|have|had|got|is\s+now|are\s+now)\s+(?:\w+ly\s+|been\s+|now\s+|since\s+)*{_PARTICIPLE}\b",
+    re.IGNORECASE,
+)
+# "moved to", "renamed to", "deprecated since", "removed in 2.0", "in favour of" -- unless a present
+# passive ("the entry is moved to the front") describes what the code does now.
+_BARE = re.compile(rf"\b{_PARTICIPLE}\s+(?:to|into|in|since|from|out|off|away|as\s+of)\b|\bin\s+favou?r\s+of\b",
+                   re.IGNORECASE)
+_PRESENT_PASSIVE = re.compile(r"\b(?:is|are|be|being|gets|get)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
+# A word that puts a sentence in the past or future by itself.
+HISTORY_CUE = re.compile(
+    r"(?<!\w)(?:removed|deprecated|deprecation|renamed|no\s+longer|used\s+to|formerly|previously|was\s+replaced"
+    r"|were\s+replaced|legacy|obsolete|will\s+be|planned|not\s+yet|in\s+the\s+future|todo|before:|old\s+api"
+    r"|migrat\w*|versionchanged|versionremoved)(?!\w)",
+    re.IGNORECASE,
+)
+# ``rst.py`` prefixes the context of a version note's blocks with the directive's name.
+_VERSION_NOTE = re.compile(r"^\s*(deprecated|versionchanged|versionremoved)\b", re.IGNORECASE)
+
+
+def speaks_of_past(text: str) -> bool:
+    """True when ``text`` talks about what the API was (or will be), not what it is."""
+    if HISTORY_CUE.search(text) or _PERFECT.search(text):
+        return True
+    return any(not _PRESENT_PASSIVE.search(text[: m.start()]) for m in _BARE.finditer(text))
+
+
+def in_version_note(context: str) -> str | None:
+    """The version-note directive (``deprecated`` ...) a claim's context says it sits in."""
+    m = _VERSION_NOTE.match(context)
+    return m.group(1).lower() if m else None
+
+
+def past_reason(text: str, context: str = "") -> str | None:
+    """Why a claim is about the API's past or future, or None when it is about the present."""
+    note = in_version_note(context)
+    if note is not None:
+        return f"a `{note}` note: it is about the API's past, so the names it mentions need not exist now"
+    if speaks_of_past(text):
+        return "a note about the API's past or future (removed, moved, renamed ...): the names it mentions " \
+               "need not exist now"
+    return None
