@@ -31,9 +31,10 @@ from typing import Any
 
 from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
-from caas_tui.retrieve.evaluate import Finding, load_findings
-from caas_tui.review import DocReview, make_reviewer, review_doc
+from caas_tui.retrieve.evaluate import load_findings
+from caas_tui.review import make_reviewer, review_doc
 from caas_tui.review.base import Reviewer
+from caas_tui.review.manifest import matching
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results" / "review.json"
@@ -47,18 +48,6 @@ def manifest_roots() -> list[Path]:
     roots = [REPO / "sample_project"]
     roots += sorted(p.parent for p in (REPO / "demo_projects").glob("*/FINDINGS.toml"))
     return [r for r in roots if (r / "FINDINGS.toml").is_file()]
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split())
-
-
-def matching(review: DocReview, finding: Finding) -> list[tuple[Claim, Verdict]]:
-    """Claims covering the finding's line; those whose text matches it when there are several."""
-    covering = [(c, v) for c, v in review.pairs() if c.start_line <= finding.line <= c.end_line]
-    want = _norm(finding.claim)
-    close = [(c, v) for c, v in covering if want[:40] in _norm(c.text) or _norm(c.text)[:40] in want]
-    return close or covering
 
 
 def finding_label(pairs: Sequence[tuple[Claim, Verdict]]) -> str:

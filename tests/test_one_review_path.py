@@ -54,9 +54,9 @@ def doc_claims(engine: Engine, doc: str) -> list[Claim]:
 
 
 def app_review(port: ReviewPort, claims: list[Claim]) -> dict[str, str]:
-    verdicts = port.review(claims, "static", progress=lambda *_: None, on_usage=lambda _u: None,
-                           cancel=threading.Event())
-    return {v.claim_id: v.verdict for v in verdicts}
+    batch = port.review(claims, "static", progress=lambda *_: None, on_usage=lambda _u: None,
+                        cancel=threading.Event())
+    return {v.claim_id: v.verdict for v in batch.verdicts}
 
 
 def cli_review(root: Path, index_dir: Path, docs: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, str]]:

@@ -7,9 +7,9 @@ from collections import defaultdict
 
 import pytest
 
-from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.retrieve.evaluate import Finding, load_findings
+from caas_tui.review.manifest import matching
 from caas_tui.review.runner import DocReview, review_doc
 from caas_tui.review.static import StaticReviewer
 
@@ -27,18 +27,6 @@ def reviews(tmp_path_factory: pytest.TempPathFactory) -> dict[str, DocReview]:
         return {doc: review_doc(engine, doc, reviewer) for doc in docs}
     finally:
         engine.close()
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split())
-
-
-def matching(review: DocReview, finding: Finding) -> list[tuple[Claim, Verdict]]:
-    """Claims covering the finding's line; those whose text matches it when there are several."""
-    covering = [(c, v) for c, v in review.pairs() if c.start_line <= finding.line <= c.end_line]
-    want = _norm(finding.claim)
-    close = [(c, v) for c, v in covering if want[:40] in _norm(c.text) or _norm(c.text)[:40] in want]
-    return close or covering
 
 
 def flagged(reviews: dict[str, DocReview], finding: Finding) -> bool:

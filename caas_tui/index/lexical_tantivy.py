@@ -13,6 +13,7 @@ file is held only while committing); every commit reloads the reader.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -152,11 +153,9 @@ class TantivyLexical:
     def _cancel(self, writer: tantivy.IndexWriter) -> None:
         if writer is self._writer:
             self._writer, self._fed = None, None
-        try:
+        with contextlib.suppress(Exception):  # cleanup must not mask the real error
             writer.rollback()
             writer.wait_merging_threads()  # releases the writer lock
-        except Exception:  # noqa: BLE001 - cleanup must not mask the real error
-            pass
 
     def commit(self) -> None:
         with self._lock:
