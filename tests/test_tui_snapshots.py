@@ -8,6 +8,7 @@ deliberate UI change, and look at the report before committing.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from caas_tui.tui.app import CaasApp
+from caas_tui.tui.screens.docpicker import DocPicker
 from caas_tui.tui.screens.main import MainScreen
 from caas_tui.tui.testing import no_blink, settle
 from caas_tui.tui.widgets.evidence import HitTable
@@ -41,6 +43,17 @@ async def _select(pilot: Pilot, screen: MainScreen, needle: str) -> None:
     claims = screen.query_one(ClaimList)
     claims.select_claim(next(c.id for c in claims.claims if needle in c.text))
     await settle(pilot)
+
+
+async def _picker_open(pilot: Pilot, timeout: float = 30.0) -> None:
+    """Wait until the picker is on screen with its counts, so its input's cursor is stopped too."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        screen = pilot.app.screen
+        if isinstance(screen, DocPicker) and screen.counts and screen.query_one(Input).has_focus:
+            return
+        await pilot.pause(0.05)
+    raise TimeoutError("the doc picker did not open")
 
 
 async def _quiet(pilot: Pilot) -> None:
@@ -140,6 +153,7 @@ def test_doc_picker(snap_compare, tiny_project: Path, tmp_path: Path, size: str)
         await pilot.press("C")
         await settle(pilot)
         await pilot.press("d")
+        await _picker_open(pilot)
         await _quiet(pilot)
 
     assert snap_compare(app_for(tiny_project, tmp_path), terminal_size=_size(size), run_before=run_before)

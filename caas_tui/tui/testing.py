@@ -53,6 +53,9 @@ def no_blink(pilot: Pilot) -> None:
     """Stop cursors blinking, so screenshots don't depend on when they are taken."""
     for widget in pilot.app.query(Input):
         widget.cursor_blink = False
+        # Stopping the blink leaves the cursor in whatever phase the timer last drew
+        # when the input was not focused at that moment; show it, as a focused input does.
+        widget._cursor_visible = True
     for area in pilot.app.query(TextArea):
         area.cursor_blink = False
 
