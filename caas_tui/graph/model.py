@@ -9,7 +9,7 @@ runs over the whole project again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 # Stored edge kinds (direction: from the user/mentioner to the thing used/mentioned) and
@@ -67,36 +67,6 @@ class PyDef:
     def short(self) -> str:
         return self.qualname.rsplit(".", 1)[-1]
 
-
-
-@dataclass
-class DefBuilder:
-    """The facts of one def while a file is walked (mutable), frozen into a ``PyDef``.
-
-    Shared by the Python and the tree-sitter fact extractors, so both build defs the same way.
-    """
-
-    qualname: str
-    kind: str
-    start: int
-    end: int
-    cls: str | None = None
-    bases: list[str] = field(default_factory=list)
-    attrs: dict[str, Typed] = field(default_factory=dict)
-    locals: dict[str, Typed] = field(default_factory=dict)
-    params: list[str] = field(default_factory=list)
-    returns: str | None = None
-    fixture: bool = False
-    imports: list[tuple[str, str]] = field(default_factory=list)
-    refs: list[Ref] = field(default_factory=list)
-    test: bool = False
-
-    def freeze(self) -> PyDef:
-        return PyDef(
-            self.qualname, self.kind, self.start, self.end, self.cls, tuple(self.bases),
-            tuple(self.attrs.values()), tuple(self.locals.values()), tuple(self.params), self.returns,
-            self.fixture, tuple(self.imports), tuple(self.refs), self.test,
-        )
 
 class Mention(NamedTuple):
     """A name a piece of prose points at. ``how``: role | code | dotted."""

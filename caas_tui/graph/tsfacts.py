@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from caas_tui.graph.docfacts import mentions, section_node
-from caas_tui.graph.model import DefBuilder, Fragment, Ref, Section, Typed
+from caas_tui.graph.model import Fragment, PyDef, Ref, Section, Typed
 from caas_tui.ingest.treesitter import Decl, Import, Outline, analyse
 from caas_tui.ingest.treesitter.naming import js_module_name
 from caas_tui.ingest.treesitter.uses import FileUses, type_value
@@ -74,14 +74,36 @@ def _module(outline: Outline) -> str:
 
 
 @dataclass
+class _Def:
+    qualname: str
+    kind: str
+    start: int
+    end: int
+    cls: str | None = None
+    bases: list[str] = field(default_factory=list)
+    attrs: dict[str, Typed] = field(default_factory=dict)
+    locals: dict[str, Typed] = field(default_factory=dict)
+    returns: str | None = None
+    imports: list[tuple[str, str]] = field(default_factory=list)
+    refs: list[Ref] = field(default_factory=list)
+    test: bool = False
+
+    def freeze(self) -> PyDef:
+        return PyDef(
+            self.qualname, self.kind, self.start, self.end, self.cls, tuple(self.bases), tuple(self.attrs.values()),
+            tuple(self.locals.values()), (), self.returns, False, tuple(self.imports), tuple(self.refs), self.test,
+        )
+
+
+@dataclass
 class _Facts:
     src: SourceFile
     outline: Outline
     module: str
     n_lines: int
-    defs: list[DefBuilder] = field(default_factory=list)
+    defs: list[_Def] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
-    _by_symbol: dict[str, DefBuilder] = field(default_factory=dict)
+    _by_symbol: dict[str, _Def] = field(default_factory=dict)
     _owner: list[int] = field(default_factory=list)  # line -> index into defs of its innermost def
     _spans: list[tuple[int, int, int]] = field(default_factory=list)
     _sections_seen: dict[str, int] = field(default_factory=dict)
@@ -89,7 +111,7 @@ class _Facts:
     def __post_init__(self) -> None:
         # The file's own scope comes first: ``build`` and ``resolve`` find it there. A file
         # without a package or module path is its own scope, named by its path.
-        self.defs.append(DefBuilder(self.module or self.src.path, "module", 1, self.n_lines))
+        self.defs.append(_Def(self.module or self.src.path, "module", 1, self.n_lines))
         doc = self.outline.module_doc
         if doc is not None and self.src.kind == "code" and doc.text:
             self._api(self.module or self.src.path, doc.raw, doc.start, doc.end)
@@ -111,7 +133,7 @@ class _Facts:
             cls = d.parent if kind in ("method", "variable") else None
             if kind == "function" and d.parent is not None:
                 kind, cls = "method", d.parent
-            item = DefBuilder(d.symbol, kind, d.start, d.end, cls=cls, bases=_bases(d), test=d.is_test)
+            item = _Def(d.symbol, kind, d.start, d.end, cls=cls, bases=_bases(d), test=d.is_test)
             item.returns = _returns(d)
             for p in d.params:
                 typed = type_value(p.type)
@@ -147,7 +169,7 @@ class _Facts:
     def attribute(self, uses: FileUses) -> None:
         owner = self._owners()
 
-        def at(line: int) -> DefBuilder:
+        def at(line: int) -> _Def:
             return self.defs[owner[line] if 0 < line < len(owner) else 0]
 
         for use in uses.uses:
