@@ -6,7 +6,10 @@ waits for. Measures ``--help``, ``search --json QUERY`` and ``review --reviewer 
 (``bench/stdlib_corpus.py``), each against an index built once beforehand (the one-shot
 runs find it clean and only open it).
 
-    python bench/cli_latency.py [--runs 5] [--out bench/results/cli_latency.json]
+    python bench/cli_latency.py [--runs 5] [--out bench/results/cli_latency.json] [--compare OLD_TREE]
+
+Wall clock and CPU time (user + system) are both reported: on shared cores the CPU time
+is the steadier one. ``--compare`` alternates the runs of two trees, for a ratio.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -29,30 +33,48 @@ REPO = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "caas_tui"]
 
 
-def _run(args: list[str], env: dict[str, str]) -> float:
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall clock and CPU seconds (user + system) of one fresh process. On shared cores the
+    CPU time is the steadier number: waiting for a core inflates only the wall clock."""
+    cpu0 = _cpu()
     t0 = time.perf_counter()
     # cwd outside the repo: `python -m` puts the cwd first on sys.path, which would shadow --src
     proc = subprocess.run([*CLI, *args], env=env, cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - t0
+    cpu = _cpu() - cpu0
     if proc.returncode not in (0, 1):  # review exits 1 only with --check
         raise SystemExit(f"{' '.join(args)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    return elapsed
+    return elapsed, cpu
 
 
-def _median(args: list[str], env: dict[str, str], runs: int) -> float:
-    return statistics.median(_run(args, env) for _ in range(runs))
-
-
-def measure(root: Path, doc: str, query: str, runs: int, env: dict[str, str]) -> dict[str, float]:
-    idx = ["--root", str(root), "--index-dir", str(root / ".caas")]
-    _run(["index", *idx], env)  # build once; every timed run below finds a clean index
-    _run(["search", "--json", *idx, query], env)  # and warm the OS page cache
-    return {
-        "help_s": _median(["--help"], env, runs),
-        "search_json_s": _median(["search", "--json", *idx, query], env, runs),
-        "review_static_json_s": _median(["review", "--reviewer", "static", "--json", *idx, str(root / doc)], env, runs),
-    }
+def measure(root: Path, doc: str, query: str, runs: int, envs: dict[str, dict[str, str]]) -> dict[str, dict[str, float]]:
+    """Each variant (source tree) against its own index; their runs alternate, so every
+    variant sees the same machine load and their ratio means something on shared cores."""
+    cmds: dict[str, dict[str, list[str]]] = {}
+    for variant, env in envs.items():
+        idx = ["--root", str(root), "--index-dir", str(root / f".caas-{variant}")]
+        _run(["index", *idx], env)  # build once; every timed run below finds a clean index
+        _run(["search", "--json", *idx, query], env)  # and warm the OS page cache
+        cmds[variant] = {"help": ["--help"], "search_json": ["search", "--json", *idx, query],
+                         "review_static_json": ["review", "--reviewer", "static", "--json", *idx, str(root / doc)]}
+    out: dict[str, dict[str, float]] = {v: {"load_avg_1m_start": os.getloadavg()[0]} for v in envs}
+    for name in ("help", "search_json", "review_static_json"):
+        got: dict[str, list[tuple[float, float]]] = {v: [] for v in envs}
+        for _ in range(runs):
+            for variant, env in envs.items():
+                got[variant].append(_run(cmds[variant][name], env))
+        for variant, runs_of in got.items():
+            out[variant][f"{name}_s"] = statistics.median(wall for wall, _ in runs_of)
+            out[variant][f"{name}_cpu_s"] = statistics.median(cpu for _, cpu in runs_of)
+    for variant in envs:
+        out[variant]["load_avg_1m_end"] = os.getloadavg()[0]
+    return out
 
 
 def main() -> int:
@@ -62,29 +84,39 @@ def main() -> int:
     ap.add_argument("--skip-stdlib", action="store_true")
     ap.add_argument("--src", type=Path, default=None, metavar="DIR",
                     help="run caas_tui from this source tree instead (e.g. `git archive` of an older commit)")
+    ap.add_argument("--compare", type=Path, default=None, metavar="DIR",
+                    help="also run this source tree (e.g. `git archive` of HEAD), alternating runs with the other")
     args = ap.parse_args()
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     if args.src is not None:
         env["PYTHONPATH"] = str(args.src.resolve())
-    report: dict[str, object] = {"runs": args.runs, "src": str(args.src or REPO)}
+    envs = {"current": env}
+    if args.compare is not None:
+        envs = {"before": {**env, "PYTHONPATH": str(args.compare.resolve())}, "current": env}
+    report: dict[str, object] = {"runs": args.runs, "src": str(args.src or REPO),
+                                 "compare": str(args.compare) if args.compare else None}
     with tempfile.TemporaryDirectory(prefix="caas-cli-latency-") as tmp:
         sample = Path(tmp) / "sample"
         shutil.copytree(REPO / "sample_project", sample, ignore=shutil.ignore_patterns(".caas"))
-        report["sample"] = measure(sample, "README.md", "parse a config file", args.runs, env)
+        report["sample"] = measure(sample, "README.md", "parse a config file", args.runs, envs)
         if not args.skip_stdlib:
             stdlib = Path(tmp) / "stdlib"
             make_corpus(stdlib, blank_docstrings=False)
-            report["stdlib"] = measure(stdlib, "json/__init__.py", "decode json from a file", args.runs, env)
+            report["stdlib"] = measure(stdlib, "json/__init__.py", "decode json from a file", args.runs, envs)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2))
-    print("| corpus | --help s | search --json s | review --reviewer static --json s |")
-    print("|---|---|---|---|")
+    print("wall s (CPU s), median of the runs")
+    print("| corpus | tree | load avg | --help | search --json | review --reviewer static --json |")
+    print("|---|---|---|---|---|---|")
     for name in ("sample", "stdlib"):
-        r = report.get(name)
-        if isinstance(r, dict):
-            print(f"| {name} | {r['help_s']:.2f} | {r['search_json_s']:.2f} | {r['review_static_json_s']:.2f} |")
+        by_variant = report.get(name)
+        if not isinstance(by_variant, dict):
+            continue
+        for variant, r in by_variant.items():
+            cells = " | ".join(f"{r[f'{c}_s']:.2f} ({r[f'{c}_cpu_s']:.2f})" for c in ("help", "search_json",
+                                                                                      "review_static_json"))
+            print(f"| {name} | {variant} | {r['load_avg_1m_start']:.1f}-{r['load_avg_1m_end']:.1f} | {cells} |")
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import caas_tui  # noqa: F401  (first: it caps OpenBLAS threads before numpy loads)
@@ -61,15 +62,16 @@ from caas_tui.retrieve.rerank import DEFAULT_BUDGET_S, TORCH_SPEC, default_spec,
 
 CORPUS_MARKER = ".bench-corpus.json"
 # Fusion policies compared in-process on one built index (``--variants``); "rrf" is the
-# policy before issue 21, "default" the shipped one.
+# policy before issue 21, "default" the shipped one, the rest take one rule out of it.
 VARIANTS: dict[str, RankPolicy] = {
     "default": DEFAULT_POLICY,
     "rrf": RankPolicy(fusion="rrf", priors=False, claims=False),
-    "rrf sentence w(0.7,1)": RankPolicy(fusion="rrf", priors=False, claims=False, sentence_weights=(0.7, 1.0)),
     "rrf + priors": RankPolicy(fusion="rrf", priors=True, claims=False),
     "minmax": RankPolicy(fusion="minmax", priors=False, claims=False),
-    "zscore": RankPolicy(fusion="zscore", priors=False, claims=False),
-    "minmax + priors": RankPolicy(fusion="minmax", priors=True, claims=False),
+    "default, tests 0.8": replace(DEFAULT_POLICY, test_factor=0.8),
+    "default, tests 0.8, no subject rule": replace(DEFAULT_POLICY, test_factor=0.8, tests_after_subjects=False),
+    "default, no subject rule": replace(DEFAULT_POLICY, tests_after_subjects=False),
+    "default, modules 1.0": replace(DEFAULT_POLICY, module_factor=1.0),
 }
 
 

@@ -1,6 +1,10 @@
 """Real documentation drift: an older release's guides over a newer release's code (a script).
 
-    python bench/drift.py [--packages attrs,click,marshmallow] [--cache DIR] [--flags 30] [--json]
+    python bench/drift.py [--sets dev,heldout] [--packages attrs,click] [--cache DIR] [--flags 30] [--json]
+
+Two drift sets, reported apart: ``dev`` (attrs, click, jinja2, marshmallow: the checks were
+designed on their misses) and ``heldout`` (werkzeug, flask, urllib3, itsdangerous, wtforms:
+measured once before the drift checks changed, never used to design them).
 
 For each package, the sdists of an older and a newer release are downloaded with pip
 into a cache outside the repository (default ``~/.cache/caas-tui-bench/drift``). griffe
@@ -9,7 +13,10 @@ between them: the ground truth. A project is built from the newer release's code
 the older release's guides (``docs/*.md|rst``, minus changelogs, licences and the like)
 and the static reviewer reviews every guide. A claim *mentions* a change when it names
 the changed object (see ``mentions``); we count those claims and how many the reviewer
-flags (contradicted or incomplete).
+flags (contradicted or incomplete). A default change counts only for a claim that states a
+default; a bare module-level name only where code uses it as a name (not ``name=``, ``def name``
+or a template tag); a member griffe calls removed that the newer class still inherits is no
+change (griffe skips namespace subpackages, so they are marked for its load).
 
 Docstrings: the older release's docstrings are not reviewed. The static reviewer judges
 a docstring against the object that owns it in the same file, so an old docstring only
@@ -27,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import re
 import shutil
 import subprocess
@@ -35,10 +41,12 @@ import sys
 import tarfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from drift_flags import flag_id, previous_checks, write_flags
+from drift_truth import Change, Package, breaking_changes, foreign_names, mentions, package_dir, resolver
 
 from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
@@ -50,22 +58,13 @@ CACHE = Path.home() / ".cache" / "caas-tui-bench" / "drift"
 FLAGS = ("contradicted", "incomplete")
 DOC_SUFFIXES = (".md", ".rst")
 # Pages about the project rather than its API (any path part naming history: ``versionhistory.rst``,
-# ``change_log/release-2.1.md``): history is true by construction, the rest has no API claims.
+# ``change_log/release-2.1.md``): history is true by construction (``releases/v2.2.0.rst`` too), the rest has no API claims.
 SKIP_DOCS = re.compile(
-    r"(?:^|/)(?:[^/]*(?:change_?log|changes|history|release[-_]?notes?|whats_?new)[^/]*|news(?:\.\w+)?)(?:/|$)"
+    r"(?:^|/)(?:[^/]*(?:change_?log|changes|history|release[-_]?notes?|whats_?new)[^/]*|news(?:\.\w+)?|releases)(?:/|$)"
     r"|(?:^|/)(?:license|authors|contributing|code_of_conduct|kudos|whos_using|donate|ecosystem|upgrading"
     r"|migration)[^/]*$",
     re.IGNORECASE,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Package:
-    dist: str
-    imports: tuple[str, ...]  # top-level import packages compared by griffe
-    old: str
-    new: str
-    why: str
 
 
 PACKAGES: dict[str, Package] = {
@@ -81,6 +80,24 @@ PACKAGES: dict[str, Package] = {
                 "reST guides; 4.0 removed context, fields.Field options and changed signatures"),
     )
 }
+# The held-out set: measured once before any check was changed for the drift work and never
+# used to design checks (its per-claim misses are not read); reported apart from ``PACKAGES``.
+HELDOUT: dict[str, Package] = {
+    p.dist: p
+    for p in (
+        Package("werkzeug", ("werkzeug",), "2.0.3", "3.0.4",
+                "reST guides; 2.1-3.0 removed the url_* helpers, BaseRequest/BaseResponse and many arguments"),
+        Package("flask", ("flask",), "2.0.3", "3.0.3",
+                "reST guides; 2.2-3.0 removed json arguments, send_file arguments, before_first_request"),
+        Package("urllib3", ("urllib3",), "1.26.18", "2.2.3",
+                "reST guides; 2.0 removed Python 2 shims, renamed Retry options, changed HTTPResponse"),
+        Package("itsdangerous", ("itsdangerous",), "1.1.0", "2.2.0",
+                "reST guides; 2.0 removed the JWS serializers and changed signer arguments"),
+        Package("wtforms", ("wtforms",), "2.3.3", "3.1.2",
+                "reST guides; 3.0 removed widgets/fields options, renamed validators"),
+    )
+}
+DRIFT_SETS = {"dev": PACKAGES, "heldout": HELDOUT}
 # More current releases whose own guides are reviewed for the hand-checked flags only
 # (the drift packages raise too few flags on their own docs to fill 30).
 CURRENT_ONLY: dict[str, Package] = {
@@ -101,6 +118,13 @@ CURRENT_ONLY: dict[str, Package] = {
         Package("wtforms", ("wtforms",), "", "3.1.2", "reST guides"),
         Package("pluggy", ("pluggy",), "", "1.5.0", "one reST guide"),
         Package("more-itertools", ("more_itertools",), "", "10.5.0", "reST API pages"),
+        Package("tornado", ("tornado",), "", "6.4.1", "reST guides and API pages"),
+        Package("webargs", ("webargs",), "", "8.6.0", "reST guides"),
+        Package("apispec", ("apispec",), "", "6.7.1", "reST guides"),
+        Package("arrow", ("arrow",), "", "1.3.0", "reST guide"),
+        Package("apscheduler", ("apscheduler",), "", "3.10.4", "reST guides"),
+        Package("h11", ("h11",), "", "0.14.0", "reST guides"),
+        Package("pyramid", ("pyramid",), "", "2.0.2", "large reST narrative docs"),
     )
 }
 
@@ -133,13 +157,6 @@ def fetch(dist: str, version: str, cache: Path) -> Path:
     return dest
 
 
-def package_dir(sdist: Path, name: str) -> Path:
-    for cand in (sdist / "src" / name, sdist / name):
-        if (cand / "__init__.py").is_file():
-            return cand
-    raise FileNotFoundError(f"{sdist}: no package {name}")
-
-
 def guide_docs(sdist: Path) -> list[Path]:
     docs = sdist / "docs"
     return sorted(
@@ -161,154 +178,6 @@ def build_project(dest: Path, code_from: Path, docs_from: Path, pkg: Package) ->
         shutil.copyfile(doc, target)
     (dest / "caas.toml").write_text('[index]\nupstream = []\n', encoding="utf-8")
     return dest
-
-
-# -- ground truth ---------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Change:
-    kind: str  # griffe's BreakageKind value
-    path: str  # the changed object (a function for parameter changes)
-    key: str  # the name a doc uses for it: ``Class.method``, ``func`` or ``Class``
-    param: str | None  # the parameter, for parameter changes
-    text: str  # griffe's one-line explanation, without colours
-
-
-def breaking_changes(old_sdist: Path, new_sdist: Path, pkg: Package) -> tuple[list[Change], dict[str, Any]]:
-    """griffe's breaking changes from the old to the new release, and the new release's modules."""
-    import griffe
-
-    logging.getLogger("griffe").setLevel(logging.CRITICAL)
-    out: list[Change] = []
-    olds, news = _griffe_modules(old_sdist, pkg), _griffe_modules(new_sdist, pkg)
-    for name in pkg.imports:
-        old, new = olds[name], news[name]
-        for b in griffe.find_breaking_changes(old, new):
-            kind = b.kind.value
-            if _not_an_api_change(kind, b.obj.name, b.old_value, b.new_value):
-                continue
-            param: str | None
-            if kind == "Base class was removed":
-                # only a claim naming a removed base is about it: ``Schema`` is still ``Schema``
-                param = ",".join(str(x).rsplit(".", 1)[-1] for x in b.old_value or [])
-            elif "arameter" in kind:
-                param = getattr(b.old_value, "name", None) or getattr(b.new_value, "name", None)
-            else:
-                param = None
-            out.append(Change(kind, b.obj.path, doc_key(b.obj.path, name), param,
-                              re.sub(r"\x1b\[[0-9;]*m", "", b.explain()).split(": ", 1)[-1]))
-    return out, news
-
-
-def _not_an_api_change(kind: str, name: str, old: Any, new: Any) -> bool:
-    """griffe findings that no documentation reader can observe."""
-    if name.startswith("__") and name.endswith("__") and name not in ("__init__", "__call__"):
-        return True  # ``__doc__``, ``__all__``, ``__version__`` bookkeeping
-    if kind == "Base class was removed" and [str(x) for x in (old or [])] == ["object"]:
-        return True  # py2-era ``class X(object)`` -> ``class X:`` is the same class
-    # an annotation that moved to a stub or was dropped is not a new return type
-    return kind == "Return types are incompatible" and new is None
-
-
-def _griffe_modules(sdist: Path, pkg: Package) -> dict[str, Any]:
-    """All of ``pkg``'s top-level packages in one loader: ``attrs`` re-exports ``attr``."""
-    import griffe
-
-    loader = griffe.GriffeLoader(search_paths=[str(package_dir(sdist, n).parent) for n in pkg.imports],
-                                 allow_inspection=False)
-    modules = {name: loader.load(name) for name in pkg.imports}
-    loader.resolve_aliases(implicit=False, external=False)
-    return modules
-
-
-def doc_key(path: str, top: str) -> str:
-    """The part of a dotted path a guide writes: drop the module path, keep ``Class.attr``."""
-    parts = path.split(".")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    tail = [p for p in parts[1:] if p[:1].isupper()]
-    if tail:
-        start = parts.index(tail[0])
-        return ".".join(parts[start:])
-    return parts[-1] if len(parts) > 1 else top
-
-
-def mentions(claim: Claim, change: Change, foreign: frozenset[str] = frozenset(),
-             exists: Callable[[str], bool] = lambda _: False) -> bool:
-    """True when ``claim`` names the changed object (and the parameter, for parameter changes).
-
-    A ``Class.attr`` key matches a symbol that is it or ends in ``.Class.attr``, or the same
-    words in the text. A module-level ``name`` matches only a symbol: ``name`` itself or
-    ``name`` qualified by its module path (``jinja2.ext.autoescape``, ``ext.autoescape``),
-    so ``Environment.autoescape`` is not the removed ``jinja2.ext.autoescape`` extension,
-    or the bare word in a code span; not when the doc imports that name from another
-    package, and a removed object not when the name as written still resolves (it moved).
-    For a parameter change (and a removed base class) the parameter (base) must also be
-    written as code: one of the claim's symbols, or a word in one of its code spans.
-    """
-    key, path = change.key, change.path
-    if "." in key:  # ``Class.attr``: any qualification of it
-        named = any(sym in (key, path) or sym.endswith("." + key) for sym in claim.symbols)
-        named = named or re.search(rf"(?<![\w]){re.escape(key)}(?!\w)", claim.text) is not None
-    else:  # a module-level name: bare, or qualified by (a suffix of) its own module path
-        modules = path.split(".")[:-1]
-        prefixes = {".".join(modules[i:]) for i in range(len(modules))} | {modules[0]}
-        removed = change.kind == "Public object was removed"
-
-        def names_it(sym: str) -> bool:
-            if sym == key:  # bare: not when the doc imports that name from elsewhere or it is still exported
-                return key not in foreign and not (removed and exists(f"{modules[0]}.{key}"))
-            qualified = sym.rsplit(".", 1)[0] in prefixes and sym.endswith("." + key)
-            return qualified and not (removed and exists(sym))  # moved, still importable as written
-
-        named = any(names_it(sym) for sym in claim.symbols) or any(
-            re.search(rf"(?<![\w.]){re.escape(key)}(?!\w)", span) for span in claim.code_spans
-        ) and names_it(key)
-    if not named:
-        return False
-    if change.param is None:
-        return True
-    # a parameter change concerns a claim that writes the parameter, not one whose prose uses the word;
-    # a parameter that only moved or became keyword-only still works when passed by keyword
-    by_keyword_ok = change.kind in ("Positional parameter was moved", "Parameter kind was changed")
-    tail = r"(?!\w)(?!\s*=[^=])" if by_keyword_ok else r"(?!\w)"
-    return any(
-        p in claim.symbols and not by_keyword_ok
-        or any(re.search(rf"(?<![\w.]){re.escape(p)}{tail}", span) for span in claim.code_spans)
-        for p in change.param.split(",")
-    )
-
-
-IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([^\n#]+)|import\s+([\w., ]+))", re.MULTILINE)
-
-
-def foreign_names(pairs: Sequence[tuple[Claim, Verdict]], tops: Sequence[str]) -> dict[str, frozenset[str]]:
-    """Per doc, the bare names its code imports from other packages (``from pprint import pprint``)."""
-    out: dict[str, set[str]] = {}
-    for claim, _ in pairs:
-        for m in IMPORT.finditer(claim.text):
-            module = m.group(1) or ""
-            if module.split(".")[0] in tops:
-                continue
-            names = m.group(2) if m.group(1) else m.group(3)
-            for part in re.split(r"[,()\s]+", names or ""):
-                word = part.split(" as ")[0].strip().split(".")[-1]
-                if word.isidentifier():
-                    out.setdefault(claim.doc_path, set()).add(word)
-    return {doc: frozenset(names) for doc, names in out.items()}
-
-
-def resolver(modules: dict[str, Any]) -> Callable[[str], bool]:
-    """Whether a dotted name as a doc writes it still resolves in the newer release."""
-    def exists(dotted: str) -> bool:
-        top, _, rest = dotted.partition(".")
-        if top not in modules:
-            return False
-        try:
-            obj = modules[top][rest] if rest else modules[top]
-            return obj is not None
-        except Exception:  # griffe raises KeyError or alias-resolution errors: either way, not there
-            return False
-    return exists
 
 
 # -- reviewing ------------------------------------------------------------------
@@ -381,93 +250,66 @@ def spread(groups: Sequence[Sequence[dict[str, Any]]], n: int) -> list[dict[str,
     return out
 
 
-CHECK = re.compile(r"<!-- check: (true|false) positive\W+(.*?) -->")
-
-
-def flag_id(f: dict[str, Any]) -> str:
-    return f"{f['package']} {f['doc']}:{f['line']}"
-
-
-def previous_checks(path: Path) -> dict[str, tuple[str, str]]:
-    """Hand-check verdicts already in ``drift_flags.md``, by flag id (survive re-runs)."""
-    if not path.is_file():
-        return {}
-    checks: dict[str, tuple[str, str]] = {}
-    current: str | None = None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"^## \d+\. `(.+)`$", line)
-        if m:
-            current = m.group(1)
-        c = CHECK.search(line)
-        if c and current:
-            checks[current] = (c.group(1), c.group(2))
-    return checks
-
-
-def write_flags(path: Path, flags: Sequence[dict[str, Any]]) -> tuple[int, int, int]:
-    """Write the flags for hand-checking; returns (true, false, unchecked) counts."""
-    checks = previous_checks(path)
-    out = ["# Static reviewer flags on current releases' own guides (hand-checked)", "",
-           "Each flag: the claim, the label, the rationale and evidence, then a hand check",
-           "(`true positive` = the doc really disagrees with the code; `false positive` = it does not).",
-           "Checks are kept across re-runs by flag id; new flags start unchecked.", ""]
-    tally: Counter[str] = Counter()
-    for i, f in enumerate(flags, 1):
-        fid = flag_id(f)
-        out += [f"## {i}. `{fid}`", "", f"- label: **{f['label']}**", f"- rationale: {f['rationale']}",
-                f"- evidence: {', '.join(f['evidence']) or '-'}", "", "```text", f["text"].strip()[:800], "```", ""]
-        if fid in checks:
-            verdict, reason = checks[fid]
-            tally[verdict] += 1
-            out += [f"<!-- check: {verdict} positive — {reason} -->", f"**hand check: {verdict} positive** — {reason}", ""]
-        else:
-            tally["unchecked"] += 1
-            out += ["**hand check: unchecked**", ""]
-    out += ["## Summary", "", f"- true positives: {tally['true']}", f"- false positives (wrong flags): {tally['false']}",
-            f"- unchecked: {tally['unchecked']}", ""]
-    path.write_text("\n".join(out), encoding="utf-8")
-    return tally["true"], tally["false"], tally["unchecked"]
-
-
 def table(rows: Iterable[dict[str, Any]]) -> str:
-    out = ["| package | old docs -> new code | breaking changes | claims | claims mentioning a change | "
-           "flagged | labels of those claims |", "|---|---|---|---|---|---|---|"]
+    out = ["| set | package | old docs -> new code | breaking changes | claims | claims mentioning a change | "
+           "flagged | labels of those claims |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         rate = "-" if r["mention_flagged_rate"] is None else f"{100 * r['mention_flagged_rate']:.0f}%"
         labels = ", ".join(f"{k} {v}" for k, v in sorted(r["mention_labels"].items()))
-        out.append(f"| {r['package']} | {r['old']} -> {r['new']} | {r['breaking_changes']} | {r['claims']} | "
+        out.append(f"| {r['set']} | {r['package']} | {r['old']} -> {r['new']} | {r['breaking_changes']} | {r['claims']} | "
                    f"{r['mention_claims']} | {r['mention_flagged']}/{r['mention_claims']} ({rate}) | {labels} |")
     return "\n".join(out)
 
 
+def totals(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for r in rows:
+        t = out.setdefault(r["set"], {"mention_claims": 0, "mention_flagged": 0, "mention_consistent": 0})
+        t["mention_claims"] += r["mention_claims"]
+        t["mention_flagged"] += r["mention_flagged"]
+        t["mention_consistent"] += r["mention_labels"].get("consistent", 0)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--packages", default=",".join(PACKAGES), help=f"comma-separated, from {', '.join(PACKAGES)}")
+    known = {**PACKAGES, **HELDOUT}
+    ap.add_argument("--sets", default="dev,heldout", help="drift sets to run: dev, heldout (comma-separated)")
+    ap.add_argument("--packages", default="", help=f"comma-separated subset of {', '.join(known)} (default: the sets')")
     ap.add_argument("--cache", type=Path, default=CACHE, help=f"download and build directory (default: {CACHE})")
     ap.add_argument("--flags", type=int, default=30, help="flags on current docs to write for hand-checking")
     ap.add_argument("--current", default=",".join(CURRENT_ONLY),
                     help=f"extra packages whose current guides are reviewed for flags (from {', '.join(CURRENT_ONLY)}; "
                          "'' for none)")
+    ap.add_argument("--out", type=Path, default=RESULTS / "drift.json", help="results file (JSON)")
+    ap.add_argument("--no-flags-file", action="store_true", help="do not rewrite bench/results/drift_flags.md")
     ap.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     args = ap.parse_args(argv)
-    names = [n.strip() for n in args.packages.split(",") if n.strip()]
+    sets = [n.strip() for n in args.sets.split(",") if n.strip()]
+    if any(n not in DRIFT_SETS for n in sets):
+        ap.error(f"unknown set in {args.sets!r}; known: {', '.join(DRIFT_SETS)}")
+    chosen = [n.strip() for n in args.packages.split(",") if n.strip()]
+    names = [(set_name, n) for set_name in sets for n in DRIFT_SETS[set_name] if not chosen or n in chosen]
     extra = [n.strip() for n in args.current.split(",") if n.strip()]
-    unknown = [n for n in names if n not in PACKAGES] + [n for n in extra if n not in CURRENT_ONLY]
+    unknown = [n for n in chosen if n not in known] + [n for n in extra if n not in CURRENT_ONLY]
     if unknown:
-        ap.error(f"unknown package(s) {', '.join(unknown)}; known: {', '.join([*PACKAGES, *CURRENT_ONLY])}")
+        ap.error(f"unknown package(s) {', '.join(unknown)}; known: {', '.join([*known, *CURRENT_ONLY])}")
     cache = args.cache.expanduser().resolve()
     if cache.is_relative_to(REPO):
         ap.error("the cache must be outside the repository")
-    rows, flag_groups, timings = [], [], {}
-    for name in names:
-        pkg = PACKAGES[name]
+    rows, flag_groups, flag_names, timings = [], [], [], {}
+    for set_name, name in names:
+        pkg = DRIFT_SETS[set_name][name]
         t0 = time.perf_counter()
         old, new = fetch(pkg.dist, pkg.old, cache), fetch(pkg.dist, pkg.new, cache)
         changes, new_modules = breaking_changes(old, new, pkg)
         drift_root = build_project(cache / "projects" / f"{pkg.dist}-{pkg.old}-docs-on-{pkg.new}", new, old, pkg)
-        rows.append(drift_row(pkg, review_project(drift_root, cache / "index" / drift_root.name), changes, new_modules))
-        cur_root = build_project(cache / "projects" / f"{pkg.dist}-{pkg.new}", new, new, pkg)
-        flag_groups.append(current_flags(pkg, review_project(cur_root, cache / "index" / cur_root.name)))
+        row = drift_row(pkg, review_project(drift_root, cache / "index" / drift_root.name), changes, new_modules)
+        rows.append({"set": set_name, **row})
+        if set_name == "dev":  # the held-out packages' current docs are among CURRENT_ONLY
+            cur_root = build_project(cache / "projects" / f"{pkg.dist}-{pkg.new}", new, new, pkg)
+            flag_groups.append(current_flags(pkg, review_project(cur_root, cache / "index" / cur_root.name)))
+            flag_names.append(name)
         timings[name] = round(time.perf_counter() - t0, 1)
     for name in extra:
         pkg = CURRENT_ONLY[name]
@@ -475,24 +317,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         new = fetch(pkg.dist, pkg.new, cache)
         cur_root = build_project(cache / "projects" / f"{pkg.dist}-{pkg.new}", new, new, pkg)
         flag_groups.append(current_flags(pkg, review_project(cur_root, cache / "index" / cur_root.name)))
-        timings[name] = round(time.perf_counter() - t0, 1)
+        flag_names.append(name)
+        timings[f"{name} (current)"] = round(time.perf_counter() - t0, 1)
     flags = spread(flag_groups, args.flags)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    true_pos, false_pos, unchecked = write_flags(RESULTS / "drift_flags.md", flags)
+    if args.no_flags_file:
+        checks = previous_checks(RESULTS / "drift_flags.md")
+        tally = Counter(checks[flag_id(f)][0] if flag_id(f) in checks else "unchecked" for f in flags)
+        true_pos, false_pos, unchecked = tally["true"], tally["false"], tally["unchecked"]
+    else:
+        true_pos, false_pos, unchecked = write_flags(RESULTS / "drift_flags.md", flags)
     payload = {
-        "packages": rows, "seconds": timings,
-        "current_docs": {"flags_total": {n: len(g) for n, g in zip([*names, *extra], flag_groups, strict=True)},
+        "packages": rows, "totals": totals(rows), "seconds": timings,
+        "current_docs": {"flags_total": {n: len(g) for n, g in zip(flag_names, flag_groups, strict=True)},
                          "hand_checked": len(flags), "true_positives": true_pos, "false_positives": false_pos,
                          "unchecked": unchecked, "flags": flags},
     }
-    (RESULTS / "drift.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(payload, indent=2))
     else:
         print(table(rows))
+        for set_name, t in payload["totals"].items():
+            print(f"{set_name}: {t['mention_flagged']}/{t['mention_claims']} changed-API mentions flagged, "
+                  f"{t['mention_consistent']} labelled consistent")
         print(f"\ncurrent releases' own guides: {sum(len(g) for g in flag_groups)} flags; "
-              f"{len(flags)} written to {(RESULTS / 'drift_flags.md').relative_to(REPO)} "
-              f"(hand check: {true_pos} true, {false_pos} false, {unchecked} unchecked)")
+              f"{len(flags)} taken for hand-checking (hand check: {true_pos} true, {false_pos} false, "
+              f"{unchecked} unchecked)")
     return 0
 
 

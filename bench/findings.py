@@ -8,9 +8,9 @@ Default: the writer's query of each planted defect (``query`` in FINDINGS.toml).
 the claim is extracted from its doc the way ``review`` does (the extracted claim
 covering the manifest's line), hits on the claim's own lines are dropped (a claim is
 no evidence for itself; a docstring claim's function body stays), and evidence must be in the top 5. Rows: the manifest's
-claim sentence as typed, the reviewers' up-front query (``review/claude/tools.py``)
-and the retrieve-level claim search (``retrieve/claimquery.claim_request``: owner and
-names, evidence kinds), each with the default ranking and with the claim stage
+claim sentence as typed and the claim search every front end runs (the reviewers,
+the app's evidence pane, MCP ``review_claim``: ``retrieve/claimquery.claim_request``:
+owner and names, evidence kinds), each with the default ranking and with the claim stage
 (``RankPolicy(claims=True)``). Each manifest is reported on its own.
 """
 
@@ -29,7 +29,6 @@ from caas_tui.retrieve.evaluate import Finding, first_match_rank, load_findings,
 from caas_tui.retrieve.ranking import DEFAULT_POLICY, RankPolicy
 from caas_tui.retrieve.request import SearchRequest
 from caas_tui.review.claims.extract import extract_claims
-from caas_tui.review.claude.tools import claim_query as reviewer_query
 
 REPO = Path(__file__).resolve().parents[1]
 MANIFESTS = (REPO / "sample_project", REPO / "demo_projects" / "httpkit")
@@ -56,14 +55,14 @@ def claims_table(root: Path, engine: Engine, k: int) -> list[tuple[str, str, flo
     claims = {f.id: claim_for(root, f) for f in findings}
     queries: dict[str, Callable[[Finding], SearchRequest]] = {
         "manifest claim sentence": lambda f: SearchRequest(f.claim, k),
-        "reviewer query (claim + names)": lambda f: SearchRequest(reviewer_query(c), k) if (c := claims[f.id])
-        else SearchRequest(f.claim, k),
         "claim_request (owner, names, evidence kinds)": lambda f: claim_request(c, k) if (c := claims[f.id])
         else SearchRequest(f.claim, k),
     }
     rows = []
     policies = (("before issue 21 (rrf)", RankPolicy(fusion="rrf", priors=False, claims=False)),
                 ("default without the claim stage", replace(DEFAULT_POLICY, claims=False)),
+                ("default, claim stage without callees/co-users", replace(DEFAULT_POLICY, claim_callees=0)),
+                ("default, tests demoted for claim_request too", replace(DEFAULT_POLICY, kinds_ask_for_tests=False)),
                 ("default", DEFAULT_POLICY))
     for policy_name, policy in policies:
         engine.policy = policy

@@ -5,8 +5,11 @@
 
 The stdlib bench's method (``retrieval.py``) on someone else's code: the first
 sentences of function and method doc comments (JSDoc/TSDoc, Javadoc, KDoc, C# XML,
-Go, rustdoc) are the queries, and every doc comment is blanked out of the indexed copy
-with line numbers kept, so a query can only find its function through the code.
+Go, rustdoc; the description before the first block tag, else ``@summary`` /
+``@description``; a comment of other tags only, like ``@deprecated Use X``, makes no
+query, and of overloads the first one with a description counts) are the queries, and
+every doc comment is blanked out of the indexed copy with line numbers kept, so a query
+can only find its function through the code.
 Reported per mode (bm25, dense, hybrid) and for the keyword baseline: MRR@10, hit@10,
 the mean span in lines of the chunk that was the hit, query latency p50/p95; and the
 cold index time (a second build in the same process, so the model's loading is not
@@ -17,6 +20,9 @@ Corpora live outside the repository (``/tmp`` or ``~/.cache``), for example:
 
     npm pack rxjs@7.8.1 --pack-destination /tmp/corpora     # ships its TypeScript in src/
     tar xzf /tmp/corpora/rxjs-7.8.1.tgz -C /tmp/corpora      # -> /tmp/corpora/package/src
+    npm pack date-fns@4.4.0 --pack-destination /tmp/corpora  # .d.ts with TSDoc (and .d.cts copies: keep one)
+    mkdir /tmp/corpora/date-fns && tar xzf /tmp/corpora/date-fns-4.4.0.tgz -C /tmp/corpora/date-fns
+    (cd /tmp/corpora/date-fns/package && find . -name '*.d.ts' | cpio -pdm /tmp/corpora/date-fns-4.4.0)
     mvn dependency:get -Dartifact=org.apache.commons:commons-lang3:3.17.0:jar:sources
     unzip ~/.m2/repository/org/apache/commons/commons-lang3/3.17.0/commons-lang3-3.17.0-sources.jar \\
         -d /tmp/corpora/commons-lang3
@@ -56,11 +62,25 @@ _INLINE_TAG = re.compile(r"\{@\w+\s+([^}]*)\}")  # {@link Foo} / {@code x} -> th
 _HTML = re.compile(r"</?[A-Za-z][^>]*>")
 
 
+_BLOCK_TAG = re.compile(r"^\s*@(\w+)", re.M)
+_DESCRIPTION_TAGS = ("summary", "description")  # JSDoc's own tags for the description
+
+
 def _sentence(doc: str) -> str:
+    """The first sentence of the doc comment's description: the text before its first block
+    tag, else the text of ``@summary`` / ``@description``. A comment made of other tags only
+    (``@deprecated Use X``, ``@param marbles ...``) describes no behaviour: no query."""
     text = _INLINE_TAG.sub(lambda m: m.group(1).split("|")[0].strip(), doc)
-    text = _HTML.sub("", text)
-    para = re.split(r"\n\s*(?:\n|@)", text.strip(), maxsplit=1)[0]  # before a blank line or the first tag
-    return first_sentence(para)
+    text = _HTML.sub("", text).strip()
+    tags = list(_BLOCK_TAG.finditer(text))
+    para = text[: tags[0].start()].strip() if tags else text
+    for wanted in _DESCRIPTION_TAGS if not para else ():
+        tag = next((t for t in tags if t.group(1) == wanted), None)
+        if tag is not None:
+            after = next((t.start() for t in tags if t.start() > tag.start()), len(text))
+            para = text[tag.end() : after].strip()
+            break
+    return first_sentence(para.split("\n\n")[0])
 
 
 def make_treesitter_corpus(source: Path, dest: Path, language: str) -> list[Query]:

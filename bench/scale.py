@@ -114,10 +114,13 @@ def run_backend(corpus: Path, index_dir: Path, lexical: str, n_queries: int) -> 
         "lexical": lexical, "chunks": len(chunks), "cold_index_s": cold, "refresh_one_file_s": one_file,
         "latency": latency, "index_mb": _dir_mb(index_dir),
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "load_avg_1m_at_end": os.getloadavg()[0],  # 2 cores shared with other jobs: read timings with it
     }
 
 
-def crossover(sizes: list[int], dims: int = 256, n_queries: int = 50) -> list[dict[str, float]]:
+def crossover(sizes: list[int], dims: int = 256, n_queries: int = 50, usearch_max: int | None = None) -> list[dict[str, float]]:
+    """Exact vs HNSW query p50 and build time per size; ``usearch_max``: HNSW only up to
+    that size (its single-threaded build takes minutes past 100k on a shared machine)."""
     import numpy as np
 
     from caas_tui.index.vectors import ExactVectorIndex, UsearchVectorIndex
@@ -129,8 +132,10 @@ def crossover(sizes: list[int], dims: int = 256, n_queries: int = 50) -> list[di
         vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
         ids = [f"c{i}" for i in range(n)]
         queries = vecs[rng.integers(0, n, n_queries)]
-        row: dict[str, float] = {"n": n}
+        row: dict[str, float] = {"n": n, "load_avg_1m": os.getloadavg()[0]}
         for name, cls in (("exact", ExactVectorIndex), ("usearch", UsearchVectorIndex)):
+            if name == "usearch" and usearch_max is not None and n > usearch_max:
+                continue
             index = cls()
             t0 = time.perf_counter()
             index.upsert(ids, vecs)
@@ -156,6 +161,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--crossover-only", action="store_true")
     ap.add_argument("--crossover-sizes", default="25000,50000,100000,200000,500000")
+    ap.add_argument("--usearch-max", type=int, default=None, help="build HNSW only up to this many vectors")
     ap.add_argument("--_child", nargs=3, metavar=("CORPUS", "INDEX", "LEXICAL"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._child:
@@ -182,7 +188,7 @@ def main() -> int:
             print(json.dumps({lexical: report[lexical]}), flush=True)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(report, indent=2))
-    report["crossover"] = crossover([int(s) for s in args.crossover_sizes.split(",")])
+    report["crossover"] = crossover([int(s) for s in args.crossover_sizes.split(",")], usearch_max=args.usearch_max)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2))
     return 0

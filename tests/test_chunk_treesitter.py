@@ -3,14 +3,16 @@ and the degraded path when a grammar cannot load."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from caas_tui.ingest import chunk_file
-from caas_tui.ingest.treesitter import grammars, outline
+from caas_tui.ingest.treesitter import analyse, grammars, outline
 from caas_tui.models import Chunk, SourceFile
 from caas_tui.retrieve.engine import Engine
 from caas_tui.sources.entries import kind_of, language_of
@@ -280,3 +282,97 @@ def test_polyglot_project_indexes_end_to_end(tmp_path: Path) -> None:
         assert set(kinds.values()) == {"test"} and len(kinds) == 3
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "modules"),
+    [
+        ("src/app.ts", """
+            import { Money } from "./money";
+            import type {
+              Item,
+              Stock,
+            } from "./item";
+            export { formatMoney as format } from "./money";
+            export * from "./units";
+
+            const LIMIT = 10;
+
+            export function total(items: Item[]): number {
+              return items.length * LIMIT;
+            }
+            """, ["./money", "./item", "./money", "./units"]),
+        ("go/stock.go", """
+            package inventory
+
+            import (
+            \t"errors"
+            \t"fmt"
+            )
+
+            var ErrEmpty = errors.New("empty")
+
+            func Show(n int) string { return fmt.Sprint(n) }
+            """, ["errors", "fmt"]),
+        ("src/A.java", """
+            package com.example;
+
+            import java.util.List;
+            import java.util.Map;
+
+            class A {
+              int n(List<String> xs) { return xs.size(); }
+            }
+            """, ["java.util.List", "java.util.Map"]),
+    ],
+)
+def test_import_and_reexport_statements_make_no_chunk(path: str, text: str, modules: list[str]) -> None:
+    text = textwrap.dedent(text).lstrip("\n")
+    src = _src(path, text)
+    out = outline(src)
+    assert out is not None and [i.module for i in out.imports] == modules
+    lines = text.split("\n")
+    chunked = {n for c in chunk_file(src) for n in range(c.start_line, c.end_line + 1)}
+    for i, line in enumerate(lines, 1):
+        statement = line.strip().startswith(("import", "export {", "export *", '"', ")", "Item,", "Stock,", "} from"))
+        if statement:
+            assert i not in chunked, (i, line)
+        elif line.strip() not in ("", "}") and not line.startswith("package"):
+            assert i in chunked, (i, line)  # everything else is still findable (``const LIMIT``, ``var ErrEmpty``)
+
+
+def test_a_barrel_file_makes_no_chunk_and_keeps_its_reexports() -> None:
+    text = 'export { Sprite } from "./sprite";\nexport * as geometry from "./geometry";\nexport * from "./path";\n'
+    src = _src("src/shapes/index.ts", text)
+    assert chunk_file(src) == []
+    out = outline(src)
+    assert out is not None and [(i.module, i.line) for i in out.imports] == [("./sprite", 1), ("./geometry", 2), ("./path", 3)]
+
+
+def test_calls_are_found_the_same_after_the_grammars_are_reloaded() -> None:
+    """Reloading grammars (``grammars.reset()``, as the degradation tests do) must not leave a
+    compiled query of a freed grammar to a new one that lands at its address: calls then went
+    missing in whichever graph or review test ran next."""
+    snippets = {
+        "typescript": ("a.ts", "function f() { g(); h.k(); }"),
+        "java": ("A.java", "class A { void f() { g(); h.k(); } }"),
+        "go": ("a.go", "package p\nfunc f() { g(); h.K() }"),
+        "rust": ("a.rs", "fn f() { g(); h.k(); }"),
+        "kotlin": ("a.kt", "fun f() { g(); h.k() }"),
+        "csharp": ("A.cs", "class A { void F() { G(); h.K(); } }"),
+    }
+
+    def calls() -> dict[str, list[str]]:
+        out = {}
+        for language, (path, text) in snippets.items():
+            found = analyse(SourceFile(path, "code", language, text, 0.0, "", len(text)))
+            assert found is not None
+            out[language] = [u.expr for u in found[1].uses]
+        return out
+
+    first = calls()
+    assert first["typescript"] == ["g", "h.k"] and first["csharp"] == ["G", "h.K"]
+    for _ in range(20):
+        grammars.reset()
+        gc.collect()
+        assert calls() == first

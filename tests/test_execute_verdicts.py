@@ -158,6 +158,26 @@ def test_stale_doctest_output_gets_a_fix_replacing_the_expected_lines(reviewed):
     assert lines[v.fix.start_line - 1] == "2" and v.fix.start_line == v.fix.end_line
 
 
+def test_stale_doctest_output_points_at_the_code_that_printed_it(reviewed):
+    root, _, by_first, _ = reviewed
+    [v] = [x for k, x in by_first.items() if k.startswith(">>>") and x.verdict == "contradicted"]
+    # ``w.count() + 1``: a variable's method, found by its own name
+    assert [(e.path, e.symbol, e.note) for e in v.evidence] == [
+        ("pkg/world.py", "pkg.world.World.count", "called by the example whose output differs")]
+    lines = (root / "pkg/world.py").read_text().split("\n")
+    ev = v.evidence[0]
+    assert lines[ev.start_line - 1].strip().startswith("def count") and ev.sha256
+
+
+def test_called_names_of_an_example():
+    from caas_tui.review.execute.reviewer import called_names
+
+    assert called_names("w.count() + len(pkg.m.f(1))\n") == ["w.count", "len", "pkg.m.f"]
+    assert called_names("await go()\n") == ["go"]
+    assert called_names("World().count() + World.make(x())\n") == ["World.count", "World.make", "x"]
+    assert called_names("not python (\n") == []
+
+
 def test_matching_doctest_is_consistent(reviewed):
     consistent = [v for k, v in reviewed[2].items() if v.verdict == "consistent"]
     assert len(consistent) == 1 and "match" in consistent[0].rationale
@@ -260,6 +280,7 @@ def test_docstring_doctest_fix_covers_every_stale_output_and_makes_it_pass(tmp_p
         engine.close()
     flagged = [v for v in verdicts if v.verdict == "contradicted"]
     assert len(flagged) == 1 and "and 1 more output" in flagged[0].rationale
+    assert [(e.path, e.symbol) for e in flagged[0].evidence] == [("pkg/m.py", "pkg.m.pair")]
     fix = flagged[0].fix
     assert fix is not None
     lines = text.split("\n")
@@ -294,3 +315,28 @@ def test_merge_reviews_keeps_every_verdict_and_the_app_only_sees_the_prevailing_
     assert [v.reviewer for v in merged.verdicts] == ["execute", "static", "static"]
     assert [len(every[c.id]) for c in claims] == [2, 2, 2]
     assert [c.id for c, _ in prevailing_pairs(ran, static)] == ["c0", "c2"]
+
+
+def test_a_stale_output_verdict_goes_stale_when_the_code_it_calls_changes(tmp_path):
+    from caas_tui.review.decisions.staleness import check
+    from caas_tui.review.decisions.store import VerdictStore
+
+    root = tmp_path / "proj"
+    write(root, "pkg/__init__.py", "")
+    write(root, "pkg/world.py", WORLD)
+    write(root, "docs/d.md", "# D\n\n```pycon\n>>> from pkg.world import World\n>>> World().count()\n1\n```\n")
+    engine = Engine.open(root)
+    try:
+        claims = [c for c in extract_claims("docs/d.md", (root / "docs/d.md").read_text()) if c.kind == "code"]
+        [v] = ExecuteReviewer().review(claims, engine)
+        assert v.verdict == "contradicted" and [e.symbol for e in v.evidence] == ["pkg.world.World.count"]
+        with VerdictStore.open(engine.cfg) as store:
+            store.record(claims[0], v)
+            assert check(engine, store.all()) == []
+            world = root / "pkg/world.py"
+            world.write_text(world.read_text().replace("return len(self.bodies)", "return len(self.bodies) + 1"))
+            engine.refresh()
+            [stale] = check(engine, store.all())
+            assert stale.reason.startswith("evidence pkg/world.py:")
+    finally:
+        engine.close()

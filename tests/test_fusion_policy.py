@@ -8,7 +8,7 @@ from caas_tui.models import Chunk, Claim
 from caas_tui.retrieve.claimquery import EVIDENCE_KINDS, claim_pins, claim_request, named_symbols
 from caas_tui.retrieve.fusion import Fused, combsum
 from caas_tui.retrieve.priors import apply_priors, is_test_chunk
-from caas_tui.retrieve.ranking import is_identifier_query
+from caas_tui.retrieve.ranking import DEFAULT_POLICY, fuse, is_identifier_query
 from caas_tui.retrieve.symbols import SymbolTable
 
 
@@ -91,3 +91,82 @@ def test_claim_request_adds_the_docstring_owner_and_searches_evidence_kinds() ->
     prose = Claim(id="d", doc_path="docs/guide.md", start_line=1, end_line=1, text="Waits `Retry.delay` seconds.",
                   kind="prose", symbols=("Retry.delay", "Retry"), section="Guide > Retries")
     assert claim_request(prose).query == "Waits `Retry.delay` seconds."  # names already in the text
+
+
+def _with_text(cid: str, path: str, symbol: str | None, text: str, kind: str = "code",
+               signature: str | None = "def f()", parent: str | None = None) -> Chunk:
+    return Chunk(id=cid, kind=kind, path=path, start_line=1, end_line=5, symbol=symbol, text=text, mtime=0.0,
+                 sha256=cid, language="python", signature=signature, parent=parent)
+
+
+def test_a_test_ranks_after_the_candidate_definition_it_calls() -> None:
+    chunks = {
+        "t": _with_text("t", "tests/test_box.py", "tests.test_box.test_make", "def test_make():\n    make_box(2)\n",
+                        kind="test"),
+        "x": _with_text("x", "pkg/other.py", "pkg.other.size_of", "def size_of(b): ..."),
+        "d": _with_text("d", "pkg/box.py", "pkg.box.make_box", "def make_box(n): ..."),
+        "lone": _with_text("lone", "tests/test_io.py", "tests.test_io.test_read", "def test_read():\n    read()\n",
+                           kind="test"),
+    }
+    fused = [Fused(cid, 1.0 - i * 0.01, {}) for i, cid in enumerate(["t", "lone", "x", "d"])]
+    order = [f.id for f in apply_priors("make a box", fused, chunks.get, test_factor=1.0)]
+    assert order == ["lone", "x", "d", "t"]  # `read` is no candidate: that test keeps its place
+    out = apply_priors("make a box", fused, chunks.get, test_factor=1.0)
+    assert all(a.score >= b.score for a, b in zip(out, out[1:], strict=False))
+    kept = [f.id for f in apply_priors("make a box", fused, chunks.get, test_factor=1.0, subjects=False)]
+    assert kept == ["t", "lone", "x", "d"]
+    asked = [f.id for f in apply_priors("the tests of make_box", fused, chunks.get, test_factor=1.0)]
+    assert asked == ["t", "lone", "x", "d"]
+
+
+def test_requests_naming_test_kinds_keep_tests_and_module_preambles_rank_lower() -> None:
+    chunks = {
+        "t": _with_text("t", "tests/test_box.py", "tests.test_box.test_make", "def test_make(): ...", kind="test"),
+        "m": _with_text("m", "pkg/box.py", "pkg.box", "import os\nLIMIT = 3\n", signature=None),
+        "d": _with_text("d", "pkg/box.py", "pkg.box.make_box", "def make_box(n): ..."),
+        "z": _with_text("z", "pkg/far.py", "pkg.far.unrelated", "def unrelated(): ..."),
+    }
+    scored = {"bm25": [("t", 3.0), ("m", 2.95), ("d", 2.9), ("z", 1.0)],
+              "dense": [("t", 0.9), ("m", 0.89), ("d", 0.88), ("z", 0.5)]}
+    common = {"configured": {"bm25": 1.0, "dense": 1.0}, "rrf_k": 60.0, "chunk_of": chunks.get}
+    plain = [f.id for f in fuse("make a box", scored, DEFAULT_POLICY, **common)]
+    assert plain[0] == "d" and plain.index("m") < plain.index("t")
+    evidence = [f.id for f in fuse("make a box", scored, DEFAULT_POLICY, kinds=("code", "test"), **common)]
+    assert evidence[0] == "t"
+
+
+def test_claim_pins_bring_constructors_and_what_a_pinned_method_delegates_to() -> None:
+    box = _with_text("box", "xr/shapes.py", "xr.shapes.Box", "class Box:\n    pass\n", signature="class Box")
+    init = _with_text("init", "xr/shapes.py", "xr.shapes.Box.__init__", "def __init__(self, size): ...",
+                      parent="xr.shapes.Box")
+    get = _with_text("get", "xr/session.py", "xr.session.Session.get",
+                     "def get(self, url):\n    return self.request('GET', url)\n", parent="xr.session.Session")
+    req = _with_text("req", "xr/session.py", "xr.session.Session.request", "def request(self, m, url): ...",
+                     parent="xr.session.Session")
+    items = _with_text("items", "xr/pages.py", "xr.pages.Pager.request", "def request(self): ...",
+                       parent="xr.pages.Pager")
+    chunks = {c.id: c for c in (box, init, get, req, items)}
+    table = SymbolTable(chunks.values())
+    fused = [Fused(cid, 1.0 - i * 0.1, {}) for i, cid in enumerate(["items", "req", "init", "box", "get"])]
+    out, moved = claim_pins("`Box(size=2)` makes a box of that size", fused, table, ("code",), chunk_of=chunks.get)
+    assert [f.id for f in out][:2] == ["box", "init"] and moved >= {"box", "init"}
+    out, moved = claim_pins("If the server fails, `Session.get` gives up after three tries", fused, table,
+                            ("code",), chunk_of=chunks.get)
+    # The callee through ``self`` in the caller's class, not a namesake elsewhere.
+    assert [f.id for f in out][:2] == ["get", "req"] and "items" not in moved
+    none, _ = claim_pins("If the server fails, `Session.get` gives up after three tries", fused, table,
+                         ("code",), chunk_of=chunks.get, callees=0)
+    assert [f.id for f in none][:2] == ["get", "items"]
+
+
+def test_claim_pins_bring_the_test_that_uses_what_a_code_block_names_together() -> None:
+    ent = _with_text("ent", "xr/entity.py", "xr.entity.Entity", "class Entity: ...", signature="class Entity")
+    long_form = _with_text("long", "tests/test_utils.py", "tests.test_utils.test_long_form",
+                           "def test_long_form():\n    e = Entity('a')\n    e.add(Mesh(Box(1)))\n", kind="test")
+    other = _with_text("other", "tests/test_mesh.py", "tests.test_mesh.test_mesh", "def test_mesh():\n    Mesh(1)\n",
+                       kind="test")
+    chunks = {c.id: c for c in (ent, long_form, other)}
+    table = SymbolTable(chunks.values())
+    fused = [Fused("other", 0.9, {}), Fused("long", 0.5, {}), Fused("ent", 0.4, {})]
+    out, _ = claim_pins("e = Entity('a')\ne.add(Mesh(Box(1)))", fused, table, ("code", "test"), chunk_of=chunks.get)
+    assert [f.id for f in out][:2] == ["ent", "long"]

@@ -308,3 +308,22 @@ def test_fragments_roundtrip_and_schema(tmp_path: Path, graph: SymbolGraph) -> N
     with pytest.raises(IndexStoreError):
         load_fragments(tmp_path / "missing")
     assert not isinstance(frags, Skipped)
+
+
+def test_star_reexport_resolves_to_the_definition(tmp_path: Path) -> None:
+    """``from .core import *`` in a package ``__init__``: ``pkg.Widget`` is ``pkg.core.Widget``."""
+    write(tmp_path, "pkg/__init__.py", "from .core import *\n")
+    write(tmp_path, "pkg/core.py", """
+        class Widget:
+            def draw(self) -> None:
+                pass
+        """)
+    write(tmp_path, "app.py", """
+        import pkg
+
+        def run() -> None:
+            pkg.Widget().draw()
+        """)
+    g = build_graph(fragments_of(tmp_path))
+    assert edge(g, "app.run", "calls", "pkg.core.Widget") is not None
+    assert edge(g, "app.run", "calls", "pkg.core.Widget.draw") is not None

@@ -241,3 +241,93 @@ def test_find_symbol_covers_every_code_language(engine: Engine) -> None:
     assert {c.symbol for c in engine.find_symbol("Post")} == {"Example.Inventory.Ledger.Post"}
     assert {c.symbol for c in engine.find_symbol("Bin::put")} == {"Bin.put"}
     assert {c.symbol for c in engine.find_symbol("Warehouse.store")} == {f"{JAVA}.Warehouse.store"}
+
+
+def test_names_imported_through_a_barrel_resolve_to_their_definition(tmp_path: Path) -> None:
+    write(tmp_path, "src/shapes/sprite.ts", """
+        export class Sprite {
+          move(): void {}
+        }
+
+        export function spawn(): Sprite {
+          return new Sprite();
+        }
+        """)
+    write(tmp_path, "src/shapes/index.ts", """
+        export { Sprite } from "./sprite";
+        export { spawn as create, type Sprite as Shape } from "./sprite";
+        export * from "./path";
+        export * as geometry from "./geometry";
+        """)
+    write(tmp_path, "src/app.ts", """
+        import { Sprite, create } from "./shapes";
+
+        export function run(): void {
+          const s = create();
+          s.move();
+          new Sprite();
+        }
+        """)
+    frags = {f.path: f for f in _fragments(tmp_path)}
+    barrel = frags["src/shapes/index.ts"].defs[0]
+    assert set(barrel.imports) == {("Sprite", "shapes.sprite.Sprite"), ("create", "shapes.sprite.spawn"),
+                                   ("Shape", "shapes.sprite.Sprite"), ("*", "shapes.path"), ("geometry", "shapes.geometry")}
+    edges = _edges(build_graph(list(frags.values())))
+    assert edges[("app.run", "calls", "shapes.sprite.spawn")] == 1.0  # renamed on the way: ``spawn as create``
+    assert ("app.run", "calls", "shapes.sprite.Sprite") in edges  # ``new Sprite()``
+    assert ("app.run", "calls", "shapes.sprite.Sprite.move") in edges  # ``create()`` returns a Sprite
+    assert ("shapes", "imports", "shapes.sprite") in edges
+
+
+def test_rust_macro_is_not_a_call_of_the_function_named_like_it(tmp_path: Path) -> None:
+    write(tmp_path, "rust/src/lib.rs", """
+        macro_rules! total {
+            ($x:expr) => { $x };
+        }
+
+        pub fn total(n: u32) -> u32 {
+            n
+        }
+
+        pub fn report(n: u32) -> u32 {
+            total!(n)
+        }
+
+        pub fn checked(n: u32) -> u32 {
+            println!("{}", total(n));
+            n
+        }
+
+        #[cfg(test)]
+        mod tests {
+            use super::*;
+
+            #[test]
+            fn checked_keeps_n() {
+                assert_eq!(checked(total(2)), 2);
+            }
+        }
+        """)
+    edges = _edges(build_graph(_fragments(tmp_path)))
+    assert not any(src == "report" and dst == "total" for (src, _k, dst) in edges)  # ``total!`` is the macro
+    assert ("checked", "calls", "total") in edges  # a call inside a macro's arguments still counts
+    assert ("tests.checked_keeps_n", "tests", "checked") in edges  # ``assert_eq!(checked(...), 2)``
+    assert ("tests.checked_keeps_n", "tests", "total") in edges
+
+
+def test_a_name_behind_export_star_resolves_through_the_barrel(tmp_path: Path) -> None:
+    write(tmp_path, "src/shapes/path.ts", """
+        export function trace(): void {}
+        """)
+    write(tmp_path, "src/shapes/index.ts", """
+        export * from "./path";
+        """)
+    write(tmp_path, "src/app.ts", """
+        import { trace } from "./shapes";
+
+        export function run(): void {
+          trace();
+        }
+        """)
+    edges = _edges(build_graph(_fragments(tmp_path)))
+    assert ("app.run", "calls", "shapes.path.trace") in edges

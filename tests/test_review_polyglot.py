@@ -5,6 +5,7 @@ the polyglot fixture project reviewed end to end against its planted mismatches.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import tomllib
@@ -20,7 +21,7 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims.extract import extract_claims
 from caas_tui.review.runner import review_doc, reviewable_paths
 from caas_tui.review.static import StaticReviewer
-from caas_tui.review.static.tssig import call_fits, params_of
+from caas_tui.review.static.tssig import arity_text, call_fits, params_of
 from caas_tui.sources.entries import language_of
 
 from .conftest import write
@@ -441,8 +442,53 @@ def test_fixture_planted_mismatches_found_and_nothing_else_flagged(fixture_engin
 def test_fixture_consistent_claims_were_checked(fixture_engine: Engine) -> None:
     pairs = _review(fixture_engine, "docs/guide.md")
     go = _block(pairs, 's := inventory.NewStock("bolt")')
-    assert go.verdict == "consistent"
+    # Every call fits its signature; what the block does when run is not a static fact.
+    assert go.verdict == "unverified" and "runs:unchecked" in go.coverage
     assert set(go.checks) >= {"call to `inventory.NewStock` fits its signature", "call to `Stock.Add` fits its signature"}
     # Prose that also asserts a return value is not green when only the call was checked.
     store = next(v for c, v in pairs if c.text.startswith("`Warehouse.store(bin, units)`"))
     assert store.verdict == "unverified" and "returns:unchecked" in store.coverage
+
+
+_QUIRKS = [
+    # (language, path, text, name, [(param, optional, variadic)], arity)
+    ("typescript", "a.ts", "export function f(a: number, b?: string, c = 3, ...rest: number[]): void {}\n", "f",
+     [("a", False, False), ("b", True, False), ("c", True, False), ("rest", False, True)], "1 or more"),
+    ("typescript", "a.ts", "export class K {\n  constructor(private readonly n: number, public m?: string) {}\n}\n",
+     "constructor", [("n", False, False), ("m", True, False)], "1 to 2"),
+    ("javascript", "a.js", "function g(a, b = 2, ...rest) {}\n", "g",
+     [("a", False, False), ("b", True, False), ("rest", False, True)], "1 or more"),
+    ("csharp", "A.cs", 'class C { public int Sum(int a, string b = "x", params int[] xs) { return 0; } }\n', "Sum",
+     [("a", False, False), ("b", True, False), ("xs", False, True)], "1 or more"),
+    ("kotlin", "a.kt", "fun sum(a: Int, b: Int = 2, vararg xs: Int): Int = a\n", "sum",
+     [("a", False, False), ("b", True, False), ("xs", False, True)], "1 or more"),
+    ("kotlin", "a.kt", 'class K(val n: Int = 1, m: String) {\n  fun go(x: Int = 3, y: List<Int> = listOf(1, 2)) {}\n}\n',
+     "go", [("x", True, False), ("y", True, False)], "0 to 2"),
+    ("java", "A.java", "class A { int sum(int a, int... xs) { return 0; } }\n", "sum",
+     [("a", False, False), ("xs", False, True)], "1 or more"),
+    ("go", "a.go", "package p\nfunc Sum(a, b int, xs ...int) int { return 0 }\n", "Sum",
+     [("a", False, False), ("b", False, False), ("xs", False, True)], "2 or more"),
+]
+
+
+@pytest.mark.parametrize(("language", "path", "text", "name", "expected", "arity"), _QUIRKS)
+def test_parameter_quirks_in_the_outline_and_the_signature_agree(
+    language: str, path: str, text: str, name: str, expected: list[tuple[str, bool, bool]], arity: str,
+) -> None:
+    """C# ``params``, Kotlin defaults and ``vararg``, TS ``?`` and rest parameters: the outline's
+    ``Param``s (what the graph and the fallback read) say what the signature text says."""
+    decl = _decl(language, path, text, name)
+    assert [(p.name, p.optional, p.variadic) for p in decl.params] == expected
+    assert [(p.name, p.optional, p.variadic) for p in params_of(decl, language)] == expected
+    # Without a parameter list in the signature, the checks fall back on the outline's parameters.
+    bare = dataclasses.replace(decl, signature=decl.name)
+    fallback = params_of(bare, language)
+    assert [(p.name, p.optional, p.variadic) for p in fallback] == expected
+    assert arity_text(fallback) == arity_text(params_of(decl, language)) == arity
+
+
+def test_kotlin_and_csharp_defaults_are_kept_as_written() -> None:
+    kt = _decl("kotlin", "a.kt", 'fun f(a: Int, b: String = "x", vararg c: Int) {}\n', "f")
+    assert [(p.name, p.type, p.default) for p in kt.params] == [("a", "Int", None), ("b", "String", '"x"'), ("c", "Int", None)]
+    cs = _decl("csharp", "A.cs", 'class A { public void F(int a, string b = "x", params int[] c) {} }\n', "F")
+    assert [(p.name, p.type, p.default) for p in cs.params] == [("a", "int", None), ("b", "string", '"x"'), ("c", "int[]", None)]

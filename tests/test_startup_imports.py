@@ -93,6 +93,8 @@ def test_review_static(tmp_path: Path, project: Path) -> None:
     mods = _imported(tmp_path, "review", "--root", str(project), "--reviewer", "static", "--json", "README.md")
     assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST) == []
     assert _grammars(mods) == []
+    # caas_tui.live's package file names the watcher lazily: review imports live.changes only
+    assert _loaded(mods, *OTHER, "caas_tui.live.watcher") == []
 
 
 def test_status(tmp_path: Path, project: Path) -> None:
@@ -100,6 +102,7 @@ def test_status(tmp_path: Path, project: Path) -> None:
     # read-only: nothing is embedded, so the model is never loaded
     assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, "model2vec", "tokenizers") == []
     assert _grammars(mods) == []
+    assert _loaded(mods, *OTHER, "caas_tui.live.watcher") == []
 
 
 def test_command_list_matches_each_command(tmp_path: Path) -> None:

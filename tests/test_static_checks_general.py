@@ -246,9 +246,9 @@ def test_assertion_kinds_from_text_and_fields() -> None:
     assert kinds("The hook is called once the job ends.") == {"calls"}
     assert kinds("`Cache` is the main store.") == set()
     assert kinds("`x.returns` is an attribute.") == set()  # words inside code spans assert nothing
-    assert kinds("x = f()", "code") == set()
+    assert kinds("x = f()", "code") == {"runs"}
     assert kinds(">>> f()\n3", "code") == {"returns"}  # a doctest's expected output is an assertion
-    assert kinds(">>> x = f()\n>>> g(x)", "code") == set()
+    assert kinds(">>> x = f()\n>>> g(x)", "code") == {"runs"}  # no stated output: running it is what it shows
     fact = parse_field(":param handler: the handler class to run.")
     assert fact is not None and field_kinds(fact) == {"kind"}
     fact = parse_field("Args: size (int): how many.")

@@ -308,3 +308,35 @@ def test_v1_stores_migrate_with_their_decided_verdicts(store_path: Path) -> None
     raw = sqlite3.connect(store_path)
     assert raw.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("2",)
     raw.close()
+
+
+def test_a_decided_run_that_no_longer_decides_is_stale_for_that_reason(tiny_project: Path, tmp_path: Path) -> None:
+    from caas_tui.tui.review_port import ReviewPort
+
+    engine = Engine.open(tiny_project, index_dir=tmp_path / "index")
+    port = ReviewPort(engine, engine.cfg)
+    try:
+        claims = port.claims("docs/guide.md")
+        code = next(c for c in claims if c.kind == "code")
+        ran = Verdict(code.id, "contradicted", "execute", "running it raises TypeError")
+        port.record(claims, [ran], whole_doc=True, executed=True)
+        port.decide(code, "accepted")
+        # the next run of the doc keeps no verdict for the block: the static one decides now
+        port.record(claims, [], whole_doc=True, executed=True)
+        sv = port.store.get("docs/guide.md", code.id, "execute")
+        assert sv is not None and sv.verdict.verdict == "stale"
+        assert "no longer in the doc" not in sv.verdict.rationale
+        assert sv.verdict.rationale == ("stale: the newest execute review of the claim does not outrank "
+                                        "another reviewer's verdict")
+    finally:
+        port.close()
+        engine.close()
+
+
+def test_a_decided_verdict_whose_claim_is_gone_still_says_so(store_path: Path) -> None:
+    with VerdictStore(store_path) as store:
+        store.record_review("docs/a.md", "static", [(claim(), verdict())])
+        store.decide("docs/a.md", "c1", "static", "accepted")
+        store.record_review("docs/a.md", "static", [], present=["c2"])
+        got = store.get("docs/a.md", "c1", "static")
+        assert got is not None and got.verdict.rationale == "stale: the claim is no longer in the doc"

@@ -189,7 +189,8 @@ def run(args: argparse.Namespace) -> int:
                     executed = review_doc(engine, doc, executor)
                     for line in executor.take_notes():
                         notify(line)
-                    store.record_review(executed.doc_path, executed.reviewer, execute_pairs_to_store(executed, result))
+                    store.record_review(executed.doc_path, executed.reviewer, execute_pairs_to_store(executed, result),
+                                        present=[c.id for c in executed.claims])
                     result, judged = merge_reviews(result, executed)
                     every.update(judged)
                 text = read_text(engine.resolve_path(result.doc_path))

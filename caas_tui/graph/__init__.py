@@ -18,7 +18,9 @@ from caas_tui.graph.model import Edge, Fragment, Node
 from caas_tui.graph.persist import (
     GRAPH_FILE,
     GRAPH_SCHEMA,
+    StoredFragments,
     load_fragments,
+    parse_fragments,
     save_fragments,
 )
 from caas_tui.graph.pyfacts import python_fragment
@@ -43,6 +45,7 @@ def extract_fragment(src: SourceFile, chunks: Sequence[Chunk] = ()) -> Fragment:
 
 __all__ = [
     "EDGES", "EDGE_KINDS", "GRAPH_FILE", "GRAPH_SCHEMA", "REVERSE_NAMES", "WALK_NAMES", "Edge", "EdgeName", "Fragment",
-    "Neighbour", "Node", "SymbolGraph", "build_graph", "extract_fragment", "load_fragments", "mentions", "relation",
+    "Neighbour", "Node", "SymbolGraph", "build_graph", "StoredFragments", "extract_fragment",
+    "load_fragments", "parse_fragments", "mentions", "relation",
     "relation_label", "save_fragments",
 ]

@@ -17,6 +17,7 @@ import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 from caas_tui.errors import IndexStoreError
 from caas_tui.graph.model import Fragment
@@ -62,20 +63,81 @@ def save_fragments(directory: Path, fragments: Mapping[str, Fragment]) -> None:
         raise
 
 
+def _header(path: Path, line: str) -> dict[str, object]:
+    header = json.loads(line)
+    schema = header.get("schema") if isinstance(header, dict) else None
+    if schema != GRAPH_SCHEMA:
+        raise IndexStoreError(f"{path}: symbol graph is schema v{schema}, this version needs v{GRAPH_SCHEMA}")
+    return header
+
+
+class StoredFragments:
+    """``graph.jsonl`` as it was when opened: the header is checked now, the fragments are
+    read on demand from the same open file, so a writer replacing it meanwhile (a new file,
+    ``os.replace``) cannot mix its graph into this reader's index.
+
+    Raises IndexStoreError if the file is missing, of another schema or its header is bad.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / GRAPH_FILE
+        try:
+            self._handle: BinaryIO | None = self.path.open("rb")
+        except FileNotFoundError as exc:
+            raise IndexStoreError(f"{self.path}: no symbol graph") from exc
+        except OSError as exc:
+            raise IndexStoreError(f"{self.path}: unreadable symbol graph ({exc.__class__.__name__})") from exc
+        try:
+            files = _header(self.path, self._handle.readline().decode("utf-8")).get("files")
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            self.close()
+            raise IndexStoreError(f"{self.path}: corrupt symbol graph ({exc.__class__.__name__})") from exc
+        except IndexStoreError:
+            self.close()
+            raise
+        if not isinstance(files, int) or isinstance(files, bool):
+            self.close()
+            raise IndexStoreError(f"{self.path}: corrupt symbol graph (bad header)")
+        self.count = files
+
+    def read(self) -> bytes:
+        """The whole file (once: the handle is closed after)."""
+        if self._handle is None:
+            raise IndexStoreError(f"{self.path}: symbol graph already read")
+        try:
+            self._handle.seek(0)
+            return self._handle.read()
+        except OSError as exc:
+            raise IndexStoreError(f"{self.path}: unreadable symbol graph ({exc.__class__.__name__})") from exc
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
 def load_fragments(directory: Path) -> dict[str, Fragment]:
     """The stored fragments by path. Raises IndexStoreError if missing, corrupt or of another schema."""
     path = directory / GRAPH_FILE
     try:
-        lines = path.read_text(encoding="utf-8").split("\n")
+        data = path.read_bytes()
     except FileNotFoundError as exc:
         raise IndexStoreError(f"{path}: no symbol graph") from exc
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise IndexStoreError(f"{path}: unreadable symbol graph ({exc.__class__.__name__})") from exc
+    return parse_fragments(path, data)
+
+
+def parse_fragments(path: Path, data: bytes) -> dict[str, Fragment]:
+    """The fragments in ``data``, the bytes of the ``graph.jsonl`` at ``path``."""
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError as exc:
         raise IndexStoreError(f"{path}: unreadable symbol graph ({exc.__class__.__name__})") from exc
     try:
-        header = json.loads(lines[0])
-        schema = header.get("schema") if isinstance(header, dict) else None
-        if schema != GRAPH_SCHEMA:
-            raise IndexStoreError(f"{path}: symbol graph is schema v{schema}, this version needs v{GRAPH_SCHEMA}")
+        header = _header(path, lines[0])
         body = [line for line in lines[1:] if line]
         if header.get("files") != len(body):
             raise IndexStoreError(f"{path}: symbol graph is truncated")

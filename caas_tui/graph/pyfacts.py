@@ -12,6 +12,7 @@ import re
 import warnings
 from dataclasses import dataclass, field, replace
 
+from caas_tui.graph.defbuilder import DefBuilder
 from caas_tui.graph.docfacts import docstring_mentions
 from caas_tui.graph.model import Fragment, PyDef, Ref, Section, Typed
 from caas_tui.graph.pyexpr import (
@@ -60,32 +61,6 @@ def python_fragment(src: SourceFile) -> Fragment:
 
 
 @dataclass
-class _Scope:
-    """Facts being gathered for one def (nested functions fold into their owner)."""
-
-    qualname: str
-    kind: str
-    start: int
-    end: int
-    cls: str | None = None
-    bases: list[str] = field(default_factory=list)
-    attrs: dict[str, Typed] = field(default_factory=dict)
-    locals: dict[str, Typed] = field(default_factory=dict)
-    params: list[str] = field(default_factory=list)
-    returns: str | None = None
-    fixture: bool = False
-    imports: list[tuple[str, str]] = field(default_factory=list)
-    refs: list[Ref] = field(default_factory=list)
-
-    def freeze(self) -> PyDef:
-        return PyDef(
-            self.qualname, self.kind, self.start, self.end, self.cls, tuple(self.bases),
-            tuple(self.attrs.values()), tuple(self.locals.values()), tuple(self.params), self.returns,
-            self.fixture, tuple(self.imports), tuple(self.refs),
-        )
-
-
-@dataclass
 class _Walker:
     src: SourceFile
     module: str
@@ -97,13 +72,13 @@ class _Walker:
     sections: list[Section] = field(default_factory=list)
 
     def run(self, tree: ast.Module, n_lines: int) -> None:
-        scope = _Scope(self.module, "module", 1, n_lines)
+        scope = DefBuilder(self.module, "module", 1, n_lines)
         self.docstring(tree, self.module, self.module)
         self.body(tree.body, scope, None)
         self.defs.insert(0, scope.freeze())
 
     # -- definitions ---------------------------------------------------------------
-    def body(self, stmts: list[ast.stmt], scope: _Scope, cls: _Scope | None) -> None:
+    def body(self, stmts: list[ast.stmt], scope: DefBuilder, cls: DefBuilder | None) -> None:
         """Statements directly in a module or class body (defs there are their own scopes)."""
         for stmt in stmts:
             if isinstance(stmt, ast.ClassDef):
@@ -122,14 +97,14 @@ class _Walker:
                     self.class_attr(stmt, cls)
                 self.constant(stmt, scope)
 
-    def constant(self, stmt: ast.stmt, scope: _Scope) -> None:
+    def constant(self, stmt: ast.stmt, scope: DefBuilder) -> None:
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
         for target in targets:
             if isinstance(target, ast.Name) and _CONSTANT.match(target.id):
                 self.defs.append(PyDef(f"{scope.qualname}.{target.id}", "variable", start(stmt), end(stmt)))
 
     def klass(self, node: ast.ClassDef, qual: str) -> None:
-        scope = _Scope(qual, "class", start(node), end(node))
+        scope = DefBuilder(qual, "class", start(node), end(node))
         scope.bases = [b for b in (dotted(x) for x in node.bases) if b]
         for deco in node.decorator_list:
             self.visit(deco, scope)
@@ -138,8 +113,8 @@ class _Walker:
         self.body(node.body, scope, scope)
         self.defs.insert(index, scope.freeze())
 
-    def function(self, node: _Func, qual: str, cls: _Scope | None) -> None:
-        scope = _Scope(qual, "method" if cls else "function", start(node), end(node), cls=cls.qualname if cls else None)
+    def function(self, node: _Func, qual: str, cls: DefBuilder | None) -> None:
+        scope = DefBuilder(qual, "method" if cls else "function", start(node), end(node), cls=cls.qualname if cls else None)
         scope.fixture = any((dotted(d) or "").replace("()", "").endswith("fixture") for d in node.decorator_list)
         args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         for i, arg in enumerate(args):
@@ -177,7 +152,7 @@ class _Walker:
         )
 
     # -- facts inside a scope --------------------------------------------------------
-    def visit(self, root: ast.AST, scope: _Scope, *, shallow: bool = False) -> None:
+    def visit(self, root: ast.AST, scope: DefBuilder, *, shallow: bool = False) -> None:
         """Record calls, references, imports and typed names under ``root``."""
         todo: list[ast.AST] = [root]
         while todo:
@@ -242,7 +217,7 @@ class _Walker:
             found.append(("*", base) if alias.name == "*" else (alias.asname or alias.name, target))
         return found
 
-    def class_attr(self, stmt: ast.stmt, cls: _Scope) -> None:
+    def class_attr(self, stmt: ast.stmt, cls: DefBuilder) -> None:
         """``state: StateManager`` / ``state = StateManager()`` in a class body."""
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             typed = annotation(stmt.annotation)
@@ -254,7 +229,7 @@ class _Walker:
                 if value and isinstance(target, ast.Name) and target.id not in cls.attrs:
                     cls.attrs[target.id] = Typed(target.id, value, ASSIGNED)
 
-    def _self_attrs(self, node: _Func, scope: _Scope, cls: _Scope | None) -> None:
+    def _self_attrs(self, node: _Func, scope: DefBuilder, cls: DefBuilder | None) -> None:
         """``self.x: T = ...`` and ``self.x = value`` in a method type the class attribute ``x``.
 
         A value naming a parameter or local is replaced by that name's known type

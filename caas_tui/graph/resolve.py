@@ -273,11 +273,17 @@ class Project:
             if f"{target}.{name}" in self.modules:
                 return ("def", f"{target}.{name}"), 1.0
             d, frag = self.defs[target]
-            typed_names, imports, _stars = self.scope(d)
+            typed_names, imports, stars = self.scope(d)
             # A package re-exporting a name (``from .entity import Entity`` in ``__init__``).
             imported = imports.get(name)
             if imported is not None and depth < MAX_DEPTH:
                 return self.qualified(imported, depth + 1)
+            # ``from .shapes import *`` / ``export * from "./shapes"``: only a definition found
+            # through the star counts (an external guess would shadow the module's own names).
+            for star in stars if depth < MAX_DEPTH else ():
+                found_star = self.qualified(f"{star}.{name}", depth + 1)
+                if found_star[0] is not None and found_star[0][0] == "def":
+                    return found_star
             typed = typed_names.get(name)
             if typed is not None:
                 found, conf = self.resolve(typed.type_expr, d, frag, depth + 1)

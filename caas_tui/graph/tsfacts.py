@@ -15,8 +15,9 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
+from caas_tui.graph.defbuilder import DefBuilder
 from caas_tui.graph.docfacts import mentions, section_node
-from caas_tui.graph.model import Fragment, PyDef, Ref, Section, Typed
+from caas_tui.graph.model import Fragment, Ref, Section, Typed
 from caas_tui.ingest.treesitter import Decl, Import, Outline, analyse
 from caas_tui.ingest.treesitter.naming import js_module_name
 from caas_tui.ingest.treesitter.uses import FileUses, type_value
@@ -74,36 +75,14 @@ def _module(outline: Outline) -> str:
 
 
 @dataclass
-class _Def:
-    qualname: str
-    kind: str
-    start: int
-    end: int
-    cls: str | None = None
-    bases: list[str] = field(default_factory=list)
-    attrs: dict[str, Typed] = field(default_factory=dict)
-    locals: dict[str, Typed] = field(default_factory=dict)
-    returns: str | None = None
-    imports: list[tuple[str, str]] = field(default_factory=list)
-    refs: list[Ref] = field(default_factory=list)
-    test: bool = False
-
-    def freeze(self) -> PyDef:
-        return PyDef(
-            self.qualname, self.kind, self.start, self.end, self.cls, tuple(self.bases), tuple(self.attrs.values()),
-            tuple(self.locals.values()), (), self.returns, False, tuple(self.imports), tuple(self.refs), self.test,
-        )
-
-
-@dataclass
 class _Facts:
     src: SourceFile
     outline: Outline
     module: str
     n_lines: int
-    defs: list[_Def] = field(default_factory=list)
+    defs: list[DefBuilder] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
-    _by_symbol: dict[str, _Def] = field(default_factory=dict)
+    _by_symbol: dict[str, DefBuilder] = field(default_factory=dict)
     _owner: list[int] = field(default_factory=list)  # line -> index into defs of its innermost def
     _spans: list[tuple[int, int, int]] = field(default_factory=list)
     _sections_seen: dict[str, int] = field(default_factory=dict)
@@ -111,7 +90,7 @@ class _Facts:
     def __post_init__(self) -> None:
         # The file's own scope comes first: ``build`` and ``resolve`` find it there. A file
         # without a package or module path is its own scope, named by its path.
-        self.defs.append(_Def(self.module or self.src.path, "module", 1, self.n_lines))
+        self.defs.append(DefBuilder(self.module or self.src.path, "module", 1, self.n_lines))
         doc = self.outline.module_doc
         if doc is not None and self.src.kind == "code" and doc.text:
             self._api(self.module or self.src.path, doc.raw, doc.start, doc.end)
@@ -133,7 +112,7 @@ class _Facts:
             cls = d.parent if kind in ("method", "variable") else None
             if kind == "function" and d.parent is not None:
                 kind, cls = "method", d.parent
-            item = _Def(d.symbol, kind, d.start, d.end, cls=cls, bases=_bases(d), test=d.is_test)
+            item = DefBuilder(d.symbol, kind, d.start, d.end, cls=cls, bases=_bases(d), test=d.is_test)
             item.returns = _returns(d)
             for p in d.params:
                 typed = type_value(p.type)
@@ -169,7 +148,7 @@ class _Facts:
     def attribute(self, uses: FileUses) -> None:
         owner = self._owners()
 
-        def at(line: int) -> _Def:
+        def at(line: int) -> DefBuilder:
             return self.defs[owner[line] if 0 < line < len(owner) else 0]
 
         for use in uses.uses:
@@ -235,17 +214,14 @@ def _js_module(spec: str, path: str) -> str:
 def _js_import(imp: Import, path: str) -> list[tuple[str, str]]:
     mod = _js_module(imp.module, path)
     text = imp.text.strip()
+    if text.startswith("export"):
+        return _js_reexport(text, mod)
     if not text.startswith("import"):  # ``const { round } = require("./math")``
         return [(n, f"{mod}.{n}") for n in imp.names] or [("", mod)]
     out: list[tuple[str, str]] = []
     named = _TS_NAMED.search(text.split(" from ")[0]) if " from " in text else None
     if named:
-        for part in named.group(1).split(","):
-            words = part.replace("type ", " ").split()
-            if not words:
-                continue
-            name, alias = (words[0], words[-1]) if "as" in words else (words[0], words[0])
-            out.append((alias, f"{mod}.{name}"))
+        out.extend((alias, f"{mod}.{name}") for name, alias in _js_specifiers(named.group(1)))
     star = _TS_STAR.search(text)
     if star:
         out.append((star.group(1), mod))
@@ -254,6 +230,26 @@ def _js_import(imp: Import, path: str) -> list[tuple[str, str]]:
         # A default export usually carries the name it is imported under.
         out.append((default.group(1), f"{mod}.{default.group(1)}"))
     return out or [("", mod)]
+
+
+def _js_reexport(text: str, mod: str) -> list[tuple[str, str]]:
+    """``export { a as b } from "./x"`` binds ``b`` in the barrel to ``x.a``; ``export * from
+    "./x"`` makes every name of ``x`` one of the barrel's; ``export * as ns`` binds a module."""
+    named = _TS_NAMED.search(text.split(" from ")[0])
+    if named:
+        return [(alias, f"{mod}.{name}") for name, alias in _js_specifiers(named.group(1))] or [("", mod)]
+    star = _TS_STAR.search(text)
+    return [(star.group(1), mod)] if star else [("*", mod)]
+
+
+def _js_specifiers(inner: str) -> list[tuple[str, str]]:
+    """``a, b as c, type D`` -> (a, a), (b, c), (D, D)."""
+    out: list[tuple[str, str]] = []
+    for part in inner.split(","):
+        words = part.replace("type ", " ").split()
+        if words:
+            out.append((words[0], words[-1]) if "as" in words else (words[0], words[0]))
+    return out
 
 
 def _go_import(imp: Import) -> list[tuple[str, str]]:

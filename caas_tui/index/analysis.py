@@ -12,6 +12,7 @@ into the index, and pickle stores classes by qualified name.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -154,6 +155,13 @@ class CodeAnalyzer(Analyzer):
                 out.append((".".join(low_segs[i:]), 0, True))
             pos = max(pos, 1)
         return tuple(out), pos
+
+    def term_counts(self, value: str) -> dict[str, int]:
+        """How often each term of ``value`` occurs, as ``__call__`` would yield them (same
+        terms, first-seen order) without a Token per term: the Whoosh writer's hot loop
+        for fields that store frequencies only (``CodeText``)."""
+        expand = self.expand
+        return Counter(text for raw in TOKEN_RE.findall(value) for text, _offset, _whole in expand(raw)[0])
 
     def __call__(
         self,

@@ -4,7 +4,7 @@ Truncation and deletion are caught by the parts' own loaders; these catch what t
 cannot: bytes changed inside a file at the same size (a Whoosh segment answers wrong
 instead of failing). Every index file except the manifest itself and the chunk store is
 covered: SQLite's WAL rewrites ``chunks.sqlite`` on checkpoint whenever any reader asks,
-so its rows are verified instead (``ChunkDB.all`` re-hashes each chunk's text).
+so its rows are verified instead, each when it is read (``chunkdb``).
 
 Segment files are immutable once written, so a writer re-hashes only files whose size
 or mtime moved since this process last hashed them.
@@ -51,6 +51,12 @@ def _digest(path: Path, *, trust_cache: bool) -> str:
         digest = hashlib.file_digest(handle, "sha256").hexdigest()
     _SEEN[key] = digest
     return digest
+
+
+def file_sha256(path: Path) -> str:
+    """The sha256 of one file, reusing this process's digest of it at the same size and
+    mtime: the vector index checks its own file right after ``verify`` hashed it."""
+    return _digest(path, trust_cache=True)
 
 
 def record(directory: Path) -> dict[str, str]:

@@ -13,18 +13,20 @@ import heapq
 import itertools
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Generator, Iterable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
 from whoosh import index as whoosh_index
 from whoosh.collectors import Collector, WrappingCollector
 from whoosh.fields import ID, TEXT, Schema
+from whoosh.formats import Frequency
 from whoosh.index import LockError
 from whoosh.query import Or, Phrase, Query, Term
 from whoosh.reading import IndexReader, SegmentReader
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher, TimeLimit
+from whoosh.system import pack_uint
 from whoosh.writing import MERGE_SMALL, SegmentWriter
 
 from caas_tui.errors import IndexStoreError
@@ -45,18 +47,33 @@ LIMIT_MB = 512  # writer memory before spilling sorted runs to disk: at 128 the 
 # and pickling every posting through the runs cost ~35% of the lexical build (+110 MB RSS at 26k chunks)
 
 
+class CodeText(TEXT):
+    """A TEXT field whose frequency-only postings are counted by ``CodeAnalyzer.term_counts``
+    instead of one Token object per term: the same postings, a third of the analysis time
+    of the stdlib build. Positional fields (``symbol``) take Whoosh's own path."""
+
+    def index(self, value: Any, **kwargs: Any) -> Generator[tuple[bytes, int, float | int, bytes], Any, None]:
+        analyzer = self.analyzer
+        if not (isinstance(self.format, Frequency) and isinstance(analyzer, CodeAnalyzer) and isinstance(value, str)):
+            yield from super().index(value, **kwargs)
+            return
+        boost = self.format.field_boost
+        for text, freq in analyzer.term_counts(value).items():
+            yield text.encode("utf-8"), freq, freq * boost, pack_uint(freq)
+
+
 def make_schema() -> Schema:
     names = code_analyzer()  # one instance for short fields: they share its term cache
     return Schema(
         id=ID(unique=True, stored=True),
         kind=ID(),
         path_exact=ID(),
-        path=TEXT(analyzer=names, phrase=False),
+        path=CodeText(analyzer=names, phrase=False),
         symbol=TEXT(analyzer=names, phrase=True, field_boost=SYMBOL_BOOST),
         # Bodies: no positions (no query uses them) and no dotted-name terms: those
         # were 70% of all distinct terms and ~40% of build time on the stdlib; the
         # whole segment (``remove_body``) still matches, dotted names match ``symbol``.
-        content=TEXT(analyzer=CodeAnalyzer(dotted=0), phrase=False),
+        content=CodeText(analyzer=CodeAnalyzer(dotted=0), phrase=False),
     )
 
 
@@ -78,7 +95,8 @@ class WhooshLexical:
         self._filters: dict[frozenset[str], set[int]] = {}
         self.time_limit = TIME_LIMIT
         self._writer: SegmentWriter | None = None  # opened by prepare(), finished by commit()
-        self._fed: tuple[frozenset[str], dict[str, Chunk]] | None = None  # what prepare() wrote
+        self._fed: tuple[frozenset[str], dict[str, Chunk]] | None = None  # what prepare() wrote so far
+        self._stale = False  # an add or delete since prepare() that the writer does not have
 
     @classmethod
     def create(cls, directory: Path) -> WhooshLexical:
@@ -110,11 +128,16 @@ class WhooshLexical:
 
     def add(self, chunks: Sequence[Chunk]) -> None:
         with self._lock:
+            fed = self._fed[1] if self._fed is not None else {}
             for chunk in chunks:
+                if chunk.id in fed:
+                    self._stale = True  # the writer holds an older version of it
                 self._pending[chunk.id] = chunk
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
         with self._lock:
+            if chunk_ids and self._writer is not None:
+                self._stale = True  # the writer has its deletes already
             for cid in chunk_ids:
                 self._pending.pop(cid, None)
                 self._deletes.add(cid)
@@ -122,13 +145,19 @@ class WhooshLexical:
     def prepare(self) -> None:
         """Do the slow part of the next ``commit`` now: analyze and write the pending
         documents into a new, still invisible segment. Readers see nothing until
-        ``commit``; the store runs this while it embeds (tokenizing releases the GIL)."""
+        ``commit``; the store runs this while it embeds and while files are still being
+        chunked, so each call writes only what was added since the last one."""
         with self._lock:
             self._check_open()
             if self._writer is None and (self._pending or self._deletes):
                 self._writer = self._open_writer()
-                self._fed = (frozenset(self._deletes), dict(self._pending))
-                self._feed(self._writer)
+                self._fed = (frozenset(self._deletes), {})
+                self._feed(self._writer, self._deletes)
+            if self._writer is not None and self._fed is not None and not self._stale:
+                fed = self._fed[1]
+                new = {cid: c for cid, c in self._pending.items() if cid not in fed}
+                self._feed(self._writer, new.keys() - self._deletes, new.values())
+                fed.update(new)
 
     def _open_writer(self) -> SegmentWriter:
         try:
@@ -137,14 +166,14 @@ class WhooshLexical:
         except LockError as exc:
             raise IndexStoreError(f"lexical index at {self._dir} is locked by another writer") from exc
 
-    def _feed(self, writer: SegmentWriter) -> None:
+    def _feed(self, writer: SegmentWriter, deletes: Iterable[str], chunks: Iterable[Chunk] = ()) -> None:
         try:
             # Whoosh's update_document only replaces committed documents, so
             # a batch deletes every touched id once, then adds plainly.
             if self._searcher.doc_count_all():
-                for cid in self._deletes | self._pending.keys():
+                for cid in deletes:
                     writer.delete_by_term("id", cid)
-            for chunk in self._pending.values():
+            for chunk in chunks:
                 writer.add_document(**_fields(chunk))
         except BaseException as exc:
             self._cancel(writer)
@@ -154,7 +183,7 @@ class WhooshLexical:
 
     def _cancel(self, writer: SegmentWriter) -> None:
         if writer is self._writer:
-            self._writer, self._fed = None, None
+            self._writer, self._fed, self._stale = None, None, False
         if not writer.is_closed:
             with contextlib.suppress(Exception):  # cleanup must not mask the real error
                 writer.cancel()  # releases the write lock
@@ -162,15 +191,13 @@ class WhooshLexical:
     def commit(self) -> None:
         with self._lock:
             self._check_open()
+            if self._writer is not None and self._stale:
+                self._cancel(self._writer)  # changed since prepare(): redo from the buffers
+            if self._writer is None and not self._pending and not self._deletes:
+                return
+            self.prepare()  # what was added since (or everything)
             writer = self._writer
-            if writer is not None and self._fed != (frozenset(self._deletes), self._pending):
-                self._cancel(writer)  # changed since prepare(): redo from the buffers
-                writer = None
-            if writer is None:
-                if not self._pending and not self._deletes:
-                    return
-                writer = self._open_writer()
-                self._feed(writer)
+            assert writer is not None
             try:
                 writer.commit(mergetype=_merge_policy)
             except BaseException as exc:  # cancel on anything, Ctrl-C included, then re-raise
@@ -178,7 +205,7 @@ class WhooshLexical:
                 if isinstance(exc, OSError):
                     raise IndexStoreError(f"cannot write lexical index at {self._dir}: {exc}") from exc
                 raise
-            self._writer, self._fed = None, None
+            self._writer, self._fed, self._stale = None, None, False
             self._pending.clear()
             self._deletes.clear()
             old, self._searcher = self._searcher, self._new_searcher()

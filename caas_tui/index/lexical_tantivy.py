@@ -69,6 +69,7 @@ class TantivyLexical:
         self.time_limit = TIME_LIMIT
         self._writer: tantivy.IndexWriter | None = None  # opened by prepare(), finished by commit()
         self._fed: tuple[frozenset[str], dict[str, Chunk]] | None = None  # what prepare() wrote
+        self._stale = False  # an add or delete since prepare() that the writer does not have
 
     @classmethod
     def create(cls, directory: Path) -> TantivyLexical:
@@ -101,11 +102,16 @@ class TantivyLexical:
     # -- writing -----------------------------------------------------------------
     def add(self, chunks: Sequence[Chunk]) -> None:
         with self._lock:
+            fed = self._fed[1] if self._fed is not None else {}
             for chunk in chunks:
+                if chunk.id in fed:
+                    self._stale = True  # the writer holds an older version of it
                 self._pending[chunk.id] = chunk
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
         with self._lock:
+            if chunk_ids and self._writer is not None:
+                self._stale = True  # the writer has its deletes already
             for cid in chunk_ids:
                 self._pending.pop(cid, None)
                 self._deletes.add(cid)
@@ -123,13 +129,19 @@ class TantivyLexical:
 
     def prepare(self) -> None:
         """Analyze and write the pending documents now, into a writer whose work stays
-        invisible until ``commit`` (the store runs this while it embeds)."""
+        invisible until ``commit`` (the store runs this while it embeds and while files
+        are still being chunked: each call writes what was added since the last one)."""
         with self._lock:
             self._check_open()
             if self._writer is None and (self._pending or self._deletes):
                 self._writer = self._open_writer()
-                self._fed = (frozenset(self._deletes), dict(self._pending))
-                self._feed(self._writer)
+                self._fed = (frozenset(self._deletes), {})
+                self._feed(self._writer, self._deletes)
+            if self._writer is not None and self._fed is not None and not self._stale:
+                fed = self._fed[1]
+                new = {cid: c for cid, c in self._pending.items() if cid not in fed}
+                self._feed(self._writer, new.keys() - self._deletes, new.values())
+                fed.update(new)
 
     def _open_writer(self) -> tantivy.IndexWriter:
         try:
@@ -137,12 +149,12 @@ class TantivyLexical:
         except ValueError as exc:  # tantivy reports a held lock as a ValueError
             raise IndexStoreError(f"lexical index at {self._dir} is locked by another writer ({exc})") from exc
 
-    def _feed(self, writer: tantivy.IndexWriter) -> None:
+    def _feed(self, writer: tantivy.IndexWriter, deletes: Iterable[str], chunks: Iterable[Chunk] = ()) -> None:
         try:
             if self._searcher.num_docs:
-                for cid in self._deletes | self._pending.keys():  # replace = delete + add
+                for cid in deletes:  # replace = delete + add
                     writer.delete_documents_by_term("id", cid)
-            for doc in self._documents(self._pending.values()):
+            for doc in self._documents(chunks):
                 writer.add_document(doc)
         except BaseException as exc:
             self._cancel(writer)
@@ -152,7 +164,7 @@ class TantivyLexical:
 
     def _cancel(self, writer: tantivy.IndexWriter) -> None:
         if writer is self._writer:
-            self._writer, self._fed = None, None
+            self._writer, self._fed, self._stale = None, None, False
         with contextlib.suppress(Exception):  # cleanup must not mask the real error
             writer.rollback()
             writer.wait_merging_threads()  # releases the writer lock
@@ -160,15 +172,13 @@ class TantivyLexical:
     def commit(self) -> None:
         with self._lock:
             self._check_open()
+            if self._writer is not None and self._stale:
+                self._cancel(self._writer)  # changed since prepare(): redo from the buffers
+            if self._writer is None and not self._pending and not self._deletes:
+                return
+            self.prepare()  # what was added since (or everything)
             writer = self._writer
-            if writer is not None and self._fed != (frozenset(self._deletes), self._pending):
-                self._cancel(writer)  # changed since prepare(): redo from the buffers
-                writer = None
-            if writer is None:
-                if not self._pending and not self._deletes:
-                    return
-                writer = self._open_writer()
-                self._feed(writer)
+            assert writer is not None
             try:
                 writer.commit()
                 writer.wait_merging_threads()  # also releases the writer lock
@@ -177,7 +187,7 @@ class TantivyLexical:
                 if isinstance(exc, OSError | ValueError):
                     raise IndexStoreError(f"cannot write lexical index at {self._dir}: {exc}") from exc
                 raise
-            self._writer, self._fed = None, None
+            self._writer, self._fed, self._stale = None, None, False
             self._pending.clear()
             self._deletes.clear()
             self._index.reload()

@@ -7,21 +7,28 @@ Layout under ``<caas_dir>/index/``: ``manifest.json``, ``chunks.sqlite``,
 
 from __future__ import annotations
 
-import fcntl
-import os
 import shutil
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 
 from caas_tui.config import Config
 from caas_tui.errors import IndexStoreError, ProjectError
-from caas_tui.graph import Fragment, SymbolGraph, build_graph, load_fragments, save_fragments
+from caas_tui.graph import (
+    GRAPH_FILE,
+    Fragment,
+    StoredFragments,
+    SymbolGraph,
+    build_graph,
+    parse_fragments,
+    save_fragments,
+)
 from caas_tui.index import integrity
-from caas_tui.index.chunkdb import ChunkDB
+from caas_tui.index.chunkdb import ChunkDB, ChunkMap
 from caas_tui.index.encoders import load_encoder
 from caas_tui.index.lexical_select import create_lexical, open_lexical
+from caas_tui.index.locking import writer_lock
 from caas_tui.index.manifest import (
     MANIFEST_NAME,
     SCHEMA_VERSION,
@@ -32,12 +39,14 @@ from caas_tui.index.manifest import (
     write_manifest,
 )
 from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
-from caas_tui.index.refresh import Notify, Progress, RefreshStats, chunk_bounded, embed_text
+from caas_tui.index.refresh import Notify, Progress, RefreshStats, chunk_files, embed_text
 from caas_tui.index.vectors import load_vector_index, make_vector_index
 from caas_tui.models import Chunk, SourceFile
 from caas_tui.sources import Discovery, FileEntry, Skipped, discover, load
 
 _LOCK_WAIT_S = 120.0
+EMBED_BATCH = 1024  # chunks per encode call
+FEED_BATCH = 2000  # chunks handed to the lexical writer at a time while files are still being chunked
 _COMMIT_WAIT_S = 30.0  # a refresh's commit window is short; a rebuild from nothing is not worth waiting for
 
 
@@ -54,11 +63,12 @@ class IndexStore:
         self.lexical: LexicalBackend | None = None
         self.vectors: VectorIndex | None = None
         self.db: ChunkDB | None = None
-        self.chunks: dict[str, Chunk] = {}
+        self._chunks: ChunkMap | None = None  # rows read from ``db`` on first use
         self.last_stats: RefreshStats | None = None  # of the latest refresh or rebuild
         self._disk_stamp: tuple[int, int] | None = None  # manifest.json as this process last saw it
         # -- symbol graph (graph/): per-file fragments persisted in graph.jsonl, resolved on change
-        self.fragments: dict[str, Fragment] = {}
+        self._fragments: dict[str, Fragment] | None = None  # read on first use: a search needs no graph
+        self._stored_fragments: StoredFragments | None = None  # graph.jsonl as opened, until read
         self._graph: SymbolGraph | None = None  # resolved lazily: it costs seconds at stdlib scale
 
     # -- opening -----------------------------------------------------------------
@@ -196,19 +206,23 @@ class IndexStore:
     def _load_parts(self) -> None:
         self.close()
         assert self.manifest is not None
+        # graph.jsonl is hashed now (cheap) but parsed on first use, from this very file
+        self._stored_fragments = StoredFragments(self.directory)
         integrity.verify(self.directory, self.manifest.checksums)
         self.lexical = open_lexical(self.cfg.lexical, self.directory / "lexical")
         self.vectors = load_vector_index(self.directory / "vectors")
         self.db = ChunkDB(self.directory / "chunks.sqlite")
-        self.chunks = {c.id: c for c in self.db.all()}
-        assert self.manifest is not None
+        # Opened lazily: chunk rows are read (and each verified) when a command asks for them,
+        # the graph on first use, both from the state they are in now (a read snapshot of the
+        # chunk store, an open handle on graph.jsonl), so only what is cheap is checked here.
+        self._chunks = ChunkMap(self.db)
         expected = sum(len(rec.chunks) for rec in self.manifest.files.values())
-        if len(self.chunks) != expected:
+        if len(self._chunks) != expected:
             raise IndexStoreError(f"{self.directory}: chunk store disagrees with the manifest")
         # symbol graph: a missing, old or mismatched graph.jsonl rebuilds the index like any bad part
-        self.fragments = load_fragments(self.directory)
-        if set(self.fragments) != set(self.manifest.files):
+        if self._stored_fragments.count != len(self.manifest.files):
             raise IndexStoreError(f"{self.directory}: symbol graph disagrees with the manifest")
+        self._fragments = None
         self._graph = None
         self._disk_stamp = self._stamp()
 
@@ -230,8 +244,8 @@ class IndexStore:
         self.lexical = create_lexical(self.cfg.lexical, self.directory / "lexical")
         self.vectors = make_vector_index(0)
         self.db = ChunkDB(self.directory / "chunks.sqlite")
-        self.chunks = {}
-        self.fragments = {}  # symbol graph
+        self._chunks = ChunkMap(self.db)
+        self._fragments = {}  # symbol graph
         self.refresh(progress=progress, _locked=True, _force_write=True)
         if self.last_stats is not None:
             self.last_stats.rebuilt = True
@@ -295,6 +309,13 @@ class IndexStore:
             stats.seconds = time.perf_counter() - start
             self.last_stats = stats
             return stats
+        try:
+            self.fragments  # noqa: B018 - read now: a refresh rewrites graph.jsonl from all of them
+        except IndexStoreError as exc:
+            self._notify(ManifestCheck.rebuild(str(exc)).notice)
+            self._rebuild(progress)
+            assert self.last_stats is not None
+            return self.last_stats
         self._apply(todo, stats, progress)
         kept = [s for s in self.manifest.skipped if scope is not None and s.get("path") not in scope]  # live/ fast path
         self.manifest.skipped = kept + [{"path": s.path, "reason": s.reason} for s in stats.skipped]
@@ -316,28 +337,39 @@ class IndexStore:
             if rec:
                 old_ids.extend(rec.chunks)
             self.fragments.pop(path, None)  # symbol graph
-        new_chunks: list[Chunk] = []
-        total = len(todo)
-        for i, src in enumerate(todo, 1):
-            chunks, fragment = chunk_bounded(src, stats)
-            new_chunks.extend(chunks)
-            self.fragments[src.path] = fragment  # symbol graph
-            self.manifest.files[src.path] = FileRecord(
-                sha256=src.sha256, mtime=src.mtime, size=src.size, kind=src.kind, chunks=[c.id for c in chunks]
-            )
-            if progress and (i % 50 == 0 or i == total):
-                progress("chunking", i, total)
         stats.chunks_removed = len(old_ids)
-        stats.chunks_added = len(new_chunks)
         if old_ids:
             self.lexical.delete(old_ids)
             self.vectors.remove(old_ids)
-        self.lexical.add(new_chunks)
-        # both cores: the lexical segment is written (invisibly) while embedding releases the GIL
+        # Both cores: files are chunked in a worker process while this thread writes the
+        # lexical segment (invisibly) as chunks arrive and a thread embeds them.
+        new_chunks: list[Chunk] = []
+        total, fed, embedded = len(todo), 0, 0
         with ThreadPoolExecutor(1, thread_name_prefix="caas-embed") as pool:
-            embedding = pool.submit(self._embed, new_chunks, progress)
+            embeds = []
+            for i, (src, (chunks, fragment, warnings)) in enumerate(zip(todo, chunk_files(todo), strict=True), 1):
+                stats.warnings.extend(warnings)
+                new_chunks.extend(chunks)
+                self.fragments[src.path] = fragment  # symbol graph
+                self.manifest.files[src.path] = FileRecord(
+                    sha256=src.sha256, mtime=src.mtime, size=src.size, kind=src.kind, chunks=[c.id for c in chunks]
+                )
+                self.lexical.add(chunks)
+                while len(new_chunks) - embedded >= EMBED_BATCH:
+                    embeds.append(pool.submit(self._embed, new_chunks[embedded : embedded + EMBED_BATCH]))
+                    embedded += EMBED_BATCH
+                if len(new_chunks) - fed >= FEED_BATCH:
+                    self.lexical.prepare()
+                    fed = len(new_chunks)
+                if progress and (i % 50 == 0 or i == total):
+                    progress("chunking", i, total)
+            embeds.append(pool.submit(self._embed, new_chunks[embedded:]))
             self.lexical.prepare()
-            embedding.result()
+            for n, job in enumerate(embeds, 1):
+                job.result()
+                if progress:
+                    progress("embedding", min(n * EMBED_BATCH, len(new_chunks)), len(new_chunks))
+        stats.chunks_added = len(new_chunks)
         # -- commit: from here until the clean manifest, the parts on disk disagree
         self.manifest.state = "dirty"
         self._write_manifest()
@@ -348,13 +380,32 @@ class IndexStore:
             progress("lexical", 1, 1)
         self.vectors.save(self.directory / "vectors")
         self.db.replace(old_ids, new_chunks)
-        for cid in old_ids:
-            self.chunks.pop(cid, None)
-        self.chunks.update((c.id, c) for c in new_chunks)
+        self.chunks.applied(old_ids, new_chunks)
         # symbol graph: written while the manifest still says dirty; only changed files were re-read
         save_fragments(self.directory, self.fragments)
         self._graph = None
         self.manifest.checksums = integrity.record(self.directory)
+
+    @property
+    def chunks(self) -> ChunkMap:
+        """Every chunk of the index by id; rows are read from SQLite when first asked for."""
+        if self._chunks is None:
+            raise IndexStoreError(f"{self.directory}: the index is not open")
+        return self._chunks
+
+    @property
+    def fragments(self) -> dict[str, Fragment]:
+        """Per-file graph fragments, read from ``graph.jsonl`` on first use."""
+        if self._fragments is None:
+            assert self.manifest is not None and self._stored_fragments is not None
+            data = self._stored_fragments.read()
+            self._stored_fragments = None
+            fragments = parse_fragments(self.directory / GRAPH_FILE, data)
+            if set(fragments) != set(self.manifest.files):
+                raise IndexStoreError(f"{self.directory}: symbol graph disagrees with the manifest; "
+                                      "run `caas-tui index` to rebuild it")
+            self._fragments = fragments
+        return self._fragments
 
     @property
     def graph(self) -> SymbolGraph:
@@ -364,47 +415,31 @@ class IndexStore:
             self._graph = build_graph(self.fragments)
         return self._graph
 
-    def _embed(self, chunks: list[Chunk], progress: Progress | None) -> None:
+    def _embed(self, chunks: list[Chunk]) -> None:
         assert self.vectors is not None
-        batch = 1024
-        for start in range(0, len(chunks), batch):
-            part = chunks[start : start + batch]
-            vecs = self.encoder.encode([embed_text(c) for c in part])
-            self.vectors.upsert([c.id for c in part], vecs)
-            if progress:
-                progress("embedding", min(start + batch, len(chunks)), len(chunks))
+        if chunks:
+            self.vectors.upsert([c.id for c in chunks], self.encoder.encode([embed_text(c) for c in chunks]))
 
-    # -- locking -----------------------------------------------------------------
-    @contextmanager
-    def _writer_lock(self, *, wait: bool) -> Iterator[bool]:
-        """An exclusive inter-process lock for writers; yields whether it was taken."""
-        try:
-            self.cfg.caas_dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.cfg.caas_dir / "index.lock", os.O_CREAT | os.O_RDWR, 0o644)
-        except OSError as exc:
-            raise IndexStoreError(f"{self.cfg.caas_dir}: cannot write the index here ({exc.strerror or exc})") from exc
-        deadline = time.monotonic() + (_LOCK_WAIT_S if wait else 0.0)
-        have = False
-        try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    have = True
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        break
-                    time.sleep(0.1)
-            yield have
-        finally:
-            if have:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+    def _writer_lock(self, *, wait: bool) -> AbstractContextManager[bool]:
+        """The inter-process writer lock (``index/locking.py``); yields whether it was taken."""
+        return writer_lock(self.cfg.caas_dir, wait_s=_LOCK_WAIT_S if wait else 0.0)
+
+    def repair(self, reason: str, progress: Progress | None = None) -> None:
+        """Rebuild after a damaged part was found while reading (``reason``, one line),
+        as :meth:`open` does for one found on open."""
+        with self._writer_lock(wait=True) as have_lock:
+            if not have_lock:
+                raise IndexStoreError(f"{reason}; another caas-tui process holds the index, try again shortly")
+            self._notify(ManifestCheck.rebuild(reason).notice)
+            self._rebuild(progress)
 
     def close(self) -> None:
         if self.lexical is not None:
             self.lexical.close()
         if self.db is not None:
             self.db.close()
+        if self._stored_fragments is not None:
+            self._stored_fragments.close()
+        self._stored_fragments = None
         self.lexical = None
         self.db = None

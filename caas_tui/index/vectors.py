@@ -13,7 +13,6 @@ vectors (no direction: such ids are not stored) and break score ties by id.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import tempfile
@@ -24,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from caas_tui.errors import IndexStoreError
+from caas_tui.index.integrity import file_sha256
 from caas_tui.index.protocols import VectorIndex
 
 EXACT_MAX_VECTORS = 100_000  # below this, brute force beats HNSW and is exact
@@ -94,11 +94,7 @@ def _atomic_write(path: Path, write: Callable[[Any], None]) -> None:
 
 
 def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return file_sha256(path)  # shared with integrity.py: one read of a big matrix per open, not two
 
 
 def _write_meta(directory: Path, meta: dict[str, Any]) -> None:

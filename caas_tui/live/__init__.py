@@ -2,12 +2,34 @@
 
 Front ends use ``watch_project`` (an async iterator of ``RefreshEvent``) and
 ``collect_status`` (the drift report); both sit on an open ``Engine``.
+
+Names are imported on first use (PEP 562): ``review`` and ``status`` import
+``caas_tui.live.changes`` / ``.status``, which runs this file, and must not pay
+for the watcher and ``watchfiles``, which only ``watch`` and the app use.
 """
 
-from caas_tui.live.freshness import mark_stale
-from caas_tui.live.status import StatusReport, collect_status, usable_manifest
-from caas_tui.live.watcher import Refresher, RefreshEvent, watch_project
-from caas_tui.review.decisions import StaleVerdict, stale_verdicts
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from caas_tui.live.freshness import mark_stale
+    from caas_tui.live.status import StatusReport, collect_status, usable_manifest
+    from caas_tui.live.watcher import Refresher, RefreshEvent, watch_project
+    from caas_tui.review.decisions import StaleVerdict, stale_verdicts
+
+_HOMES = {
+    "RefreshEvent": "caas_tui.live.watcher",
+    "Refresher": "caas_tui.live.watcher",
+    "watch_project": "caas_tui.live.watcher",
+    "StatusReport": "caas_tui.live.status",
+    "collect_status": "caas_tui.live.status",
+    "usable_manifest": "caas_tui.live.status",
+    "mark_stale": "caas_tui.live.freshness",
+    "StaleVerdict": "caas_tui.review.decisions",
+    "stale_verdicts": "caas_tui.review.decisions",
+}
 
 __all__ = [
     "RefreshEvent",
@@ -20,3 +42,12 @@ __all__ = [
     "usable_manifest",
     "watch_project",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # later lookups skip this function
+    return value

@@ -116,6 +116,9 @@ class ReviewResult(Budgeted):
     coverage: list[str] = Field(default_factory=list, description=(
         "assertion kinds of the claim as kind:checked or kind:unchecked; any unchecked kind keeps it from consistent"))
     fix: SuggestedFix | None
+    leads: list[SearchHit] = Field(default_factory=list, description=(
+        "where to read next: the claim searched as the reviewers search it (its words, the names it "
+        "mentions, a docstring's owner; code, tests and upstream pages only), best first"))
     warnings: list[str] = Field(default_factory=list, description=(
         "what reviewing the doc had to work around, as path:line: message (an unclosed code fence, "
         "the claims-per-doc limit); the CLI prints the same lines"))

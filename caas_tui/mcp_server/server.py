@@ -109,7 +109,8 @@ def build_server(engine: Engine, limits: Limits | None = None) -> MCPServer:
         doc_path: Annotated[str | None, Field(description="the doc it comes from, for context (optional)")] = None,
     ) -> Annotated[CallToolResult, ReviewResult]:
         """Check a statement against the code with the deterministic static reviewer:
-        a verdict (consistent, contradicted, incomplete, unverified, stale), why, and evidence spans."""
+        a verdict (consistent, contradicted, incomplete, unverified, stale), why, evidence spans,
+        and leads: the statement searched as the reviewers search a claim (what to read next)."""
         return _emit(tools.review_claim(text, doc_path))
 
     return server

@@ -8,7 +8,7 @@ line the agent can act on; anything else is a bug and the SDK reports it as such
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -28,7 +28,8 @@ from caas_tui.mcp_server.results import (
     SymbolResult,
 )
 from caas_tui.mcp_server.symbols import definitions
-from caas_tui.models import KINDS, MODES
+from caas_tui.models import KINDS, MODES, Hit
+from caas_tui.retrieve.claimquery import claim_request
 from caas_tui.retrieve.engine import Engine
 from caas_tui.retrieve.request import SearchRequest, as_kinds, as_mode
 from caas_tui.review.textutil import read_text, split_lines
@@ -37,6 +38,7 @@ T = TypeVar("T")
 _MAX_NAME_CHARS = 300
 _RATIONALE_CHARS = 2_000
 _MAX_CHECKS = 30
+LEADS = 5  # claim-search hits a review_claim answer carries
 
 
 def _one_line(message: str) -> str:
@@ -92,19 +94,21 @@ class Tools:
             if outcome is not None:
                 how = outcome.message or (f"re-scored the top {outcome.reranked} fused hits with the MiniLM "
                                           f"transformer")
-            rows = [
-                SearchHit(
-                    rank=h.rank, path=h.chunk.path, start_line=h.chunk.start_line, end_line=h.chunk.end_line,
-                    symbol=h.chunk.symbol, kind=h.chunk.kind, score=round(h.score, 6), bm25_rank=h.bm25_rank,
-                    dense_rank=h.dense_rank, via=h.via, rerank_score=h.rerank_score,
-                    snippet=clip(h.chunk.text, lim.snippet_chars)[0],
-                )
-                for h in hits
-            ]
-            result = SearchResult(query=query, mode=mode, kind=kind, hits=rows, rerank=how)
+            result = SearchResult(query=query, mode=mode, kind=kind, hits=self._hits(hits), rerank=how)
             return fit_items(result, "hits", lim.output_chars, "hits", "ask for a smaller k or filter by kind")
 
         return self._run(answer)
+
+    def _hits(self, hits: Sequence[Hit]) -> list[SearchHit]:
+        return [
+            SearchHit(
+                rank=h.rank, path=h.chunk.path, start_line=h.chunk.start_line, end_line=h.chunk.end_line,
+                symbol=h.chunk.symbol, kind=h.chunk.kind, score=round(h.score, 6), bm25_rank=h.bm25_rank,
+                dense_rank=h.dense_rank, via=h.via, rerank_score=h.rerank_score,
+                snippet=clip(h.chunk.text, self.limits.snippet_chars)[0],
+            )
+            for h in hits
+        ]
 
     # -- read_span -------------------------------------------------------------------
     def read_span(self, path: str, start_line: int, end_line: int) -> SpanResult:
@@ -218,6 +222,7 @@ class Tools:
             rel = self._project_file(doc_path) if doc_path else None
             claim, located = review_mod.make_claim(self.engine, text, rel)
             verdict, warnings = review_mod.review(self.engine, claim, located)
+            leads = self._hits(self.engine.run(claim_request(claim, LEADS)).hits)
             rationale, cut = clip(verdict.rationale, _RATIONALE_CHARS)
             result = ReviewResult(
                 claim=claim.text, doc_path=rel, symbols=list(claim.symbols), verdict=verdict.verdict,
@@ -229,7 +234,7 @@ class Tools:
                 fix=SuggestedFix(start_line=verdict.fix.start_line, end_line=verdict.fix.end_line,
                                  replacement=verdict.fix.replacement) if verdict.fix and located else None,
                 claim_lines=[claim.start_line, claim.end_line] if located else None,
-                warnings=list(warnings),
+                leads=leads, warnings=list(warnings),
             )
             if cut:
                 result = add_note(result, "the rationale was shortened", truncated=True)
@@ -237,6 +242,8 @@ class Tools:
                 result = add_note(result, f"showing {_MAX_CHECKS} of {len(verdict.checks)} checks", truncated=True)
             if rel and not located:
                 result = add_note(result, f"the text is not a claim of {rel}; reviewed on its own")
+            # Leads go first: the verdict's own evidence is what decided it.
+            result = fit_items(result, "leads", self.limits.output_chars, "leads", "search for more")
             return fit_items(result, "evidence", self.limits.output_chars, "evidence spans",
                              "read_span the evidence shown")
 

@@ -1,40 +1,57 @@
 """Claims as queries: the definitions a claim names, searched over evidence kinds.
 
 A documentation claim ("`Scene.destroy` removes the entity at once") names the code
-it is about and describes behaviour. Two rules, measured with the claims of both
+it is about and describes behaviour. The rules, measured with the claims of both
 findings manifests (``bench/findings.py --claims``):
 
 - :func:`claim_request`: a claim is searched by its words, the names it mentions
   and, for a docstring, the symbol that owns it, over code, tests and upstream pages
-  only (docs are what is checked, not proof).
+  only (docs are what is checked, not proof). Its kinds name ``test``, so the priors
+  leave tests at full weight (``RankPolicy.kinds_ask_for_tests``): a claim's proof is
+  often a test.
 - :func:`claim_pins` (``RankPolicy.claims``): a *sentence* query (four words or
-  more) that names symbols puts those definitions on top, called names first
-  (``scene.spawn(...)``), at most ``MAX_DEFS``, never a module preamble; a name
-  matching many definitions pins none. ``pinning.pin_exact`` answers the rest.
+  more) or any query that calls something (``ball.get_component(X)``) puts the
+  definitions it names on top, called names first (``scene.spawn(...)``), at most
+  ``MAX_DEFS``, never a module preamble; a named class brings its ``__init__``
+  (``Box(width=...)`` is answered by the constructor); a name matching many
+  definitions pins none. ``pinning.pin_exact`` answers the rest.
+- then one candidate the pins hand work to (``MAX_CALLEES``): a callee called by bare
+  name or through ``self`` in the caller's class (``Session.get`` -> ``self.request``;
+  ``request`` -> ``self._send_once``), or code or a test that calls at least
+  ``MIN_SHARED`` of the names a code-block claim uses (the test that builds the long
+  form a tutorial spells out). Only candidates the channels found qualify.
 
 Also tried and dropped: putting each named definition's callees and tests (one
-graph hop) right after it cost 0.05-0.20 recall@5 on both manifests: they push the
-channels' own finds out of the top 5 (``expand=True`` adds them after the top k).
+graph hop, found or not) right after it cost 0.05-0.20 recall@5 on both manifests:
+they push the channels' own finds out of the top 5 (``expand=True`` adds them after
+the top k); two callees instead of one, four pinned definitions instead of three,
+and pinning in fused order instead of mention order gained nothing or lost.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from caas_tui.limits import MAX_QUERY_CHARS
 from caas_tui.models import Chunk, Claim, Kind
 from caas_tui.retrieve.fusion import Fused
-from caas_tui.retrieve.pinning import looks_like_identifier
+from caas_tui.retrieve.pinning import constructors, looks_like_identifier
+from caas_tui.retrieve.priors import called_names
 from caas_tui.retrieve.request import SearchRequest
 from caas_tui.retrieve.symbols import SymbolTable
 
 MIN_WORDS = 4
 MAX_DEFS = 3  # definitions pinned: the rest of the top is left to the channels
 MAX_MATCHES = 2  # a name that matches more definitions than this says little
+MAX_CALLEES = 1
+MIN_SHARED = 3  # names of the claim a candidate must call to count as using them together
+DELEGATE_WINDOW = 50  # candidates looked at  # candidates a pinned definition calls, moved right after the pins
 _TICKED = re.compile(r"`+([^`]+)`+")
 _CHAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\(")
+_BARE_CALL = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_SELF_CALL = re.compile(r"\b(?:self|cls)\.([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _NOT_NAMES = frozenset({"print", "len", "range", "list", "dict", "set", "tuple", "str", "int", "float", "isinstance",
                         "super", "type", "open", "sorted", "sum", "min", "max", "any", "all", "zip", "enumerate"})
 # A claim is checked against code, tests and upstream pages; docs and docstrings are
@@ -62,24 +79,29 @@ def named_symbols(query: str) -> list[str]:
     """Names a sentence query mentions, the likeliest subjects first: what it calls
     (``scene.spawn(...)``: a claim about code is usually about the call), then the
     first identifier chain of each backticked span, then unticked words shaped like
-    code. Empty for short queries (``pinning.pin_exact`` answers those)."""
-    if len(query.split()) < MIN_WORDS:
-        return []
+    code. Empty for short queries that call nothing (``pinning.pin_exact`` answers those)."""
+    return [name for name, _ in _named(query)]
+
+
+def _named(query: str) -> list[tuple[str, bool]]:
+    """:func:`named_symbols` with, for each name, whether the query calls it."""
     called: list[str] = []
-    named: list[str] = []
     for m in _CALL.finditer(query):
         if m.group(1) not in called and m.group(1) not in _NOT_NAMES:
             called.append(m.group(1))
+    if len(query.split()) < MIN_WORDS and not called:
+        return []
+    named: list[str] = []
     for span in _TICKED.findall(query):
         chain = _CHAIN.search(span.lstrip("~!."))
         if chain:
             named.append(chain.group(0))
     rest = _TICKED.sub(" ", query)
     named += [w for m in _CHAIN.finditer(rest) if looks_like_identifier(w := m.group(0).rstrip("."))]
-    out: list[str] = []
-    for name in (*called, *named):
-        if name not in out:
-            out.append(name)
+    out: list[tuple[str, bool]] = [(name, True) for name in called]
+    for name in named:
+        if name not in called and all(name != n for n, _ in out):
+            out.append((name, False))
     return out
 
 
@@ -106,19 +128,66 @@ def _resolve(symbols: SymbolTable, name: str, kinds: Sequence[Kind]) -> list[Chu
 
 
 def claim_pins(
-    query: str, fused: list[Fused], symbols: SymbolTable, kinds: Sequence[Kind]
+    query: str,
+    fused: list[Fused],
+    symbols: SymbolTable,
+    kinds: Sequence[Kind],
+    *,
+    chunk_of: Callable[[str], Chunk | None] | None = None,
+    callees: int = MAX_CALLEES,
+    with_constructors: bool = True,
 ) -> tuple[list[Fused], set[str]]:
     """``fused`` with the definitions a sentence query names moved to the top (at most
-    ``MAX_DEFS``, called names first), and the ids moved; ``(fused, set())`` when it names
-    none that resolve, so ``pinning.pin_exact`` can have its say."""
+    ``MAX_DEFS``, called names first; a named class brings its constructor), then up to
+    ``callees`` candidates they delegate to or that use the named code together
+    (:func:`_delegates`), and the ids moved; ``(fused, set())`` when it names none that
+    resolve, so ``pinning.pin_exact`` can have its say."""
     head: list[str] = []
-    for name in named_symbols(query):
+    named = _named(query)
+    for name, _called in named:
         if len(head) >= MAX_DEFS:
             break
-        head.extend(c.id for c in _resolve(symbols, name, kinds)[: MAX_DEFS - len(head)] if c.id not in head)
+        for chunk in _resolve(symbols, name, kinds)[: MAX_DEFS - len(head)]:
+            extra = constructors(symbols, chunk) if with_constructors else []
+            head.extend(c.id for c in (chunk, *extra) if c.id not in head)
     if not head:
         return fused, set()
+    if callees and chunk_of is not None:
+        head += _delegates(head, fused, chunk_of, callees, {n.rsplit(".", 1)[-1] for n, _ in named})
     top = fused[0].score if fused else 1.0
     by_id = {f.id: f for f in fused}
     moved = set(head)
     return [by_id.get(cid) or Fused(cid, top, {}) for cid in head] + [f for f in fused if f.id not in moved], moved
+
+
+def _delegates(
+    head: list[str], fused: list[Fused], chunk_of: Callable[[str], Chunk | None], limit: int, named: set[str]
+) -> list[str]:
+    """Candidates (at most ``limit``) that the pinned definitions hand work to, or that use what the
+    claim names together. A method that delegates to a helper is proven by that helper (a callee
+    counts when called by bare name or, through ``self``/``cls``, in the caller's class); code or a
+    test that calls several of the names a code-block claim uses (``named``: short names) shows
+    what they add up to, the more the likelier. Only what the channels found qualifies (a callee
+    that shares no words with the claim is rarely its evidence); most names shared first, then
+    fused order."""
+    bare: set[str] = set()
+    own: set[tuple[str | None, str]] = set()  # (class, method) called through self/cls
+    for cid in head:
+        chunk = chunk_of(cid)
+        if chunk is None or not chunk.symbol:
+            continue
+        bare |= {m.group(1) for m in _BARE_CALL.finditer(chunk.text)} - {chunk.symbol.rsplit(".", 1)[-1]}
+        cls = chunk.parent if chunk.signature and not chunk.signature.startswith("class ") else chunk.symbol
+        own |= {(cls, m.group(1)) for m in _SELF_CALL.finditer(chunk.text)}
+    picked: list[tuple[int, int, str]] = []
+    for position, item in enumerate(fused[:DELEGATE_WINDOW]):
+        chunk = chunk_of(item.id)
+        if item.id in head or chunk is None or chunk.kind not in ("code", "test") or not chunk.signature \
+                or not chunk.symbol:
+            continue
+        short = chunk.symbol.rsplit(".", 1)[-1]
+        shared = len(called_names(chunk.text) & named)
+        callee = chunk.kind == "code" and (short in bare or (chunk.parent, short) in own)
+        if callee or shared >= MIN_SHARED:
+            picked.append((-shared if shared >= MIN_SHARED else 0, position, item.id))
+    return [cid for _, _, cid in sorted(picked)[:limit]]

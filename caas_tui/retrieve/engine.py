@@ -11,6 +11,7 @@ from pathlib import Path
 from caas_tui.config import Config, load_config
 from caas_tui.errors import CaasError, PathOutsideRoot, ProjectError
 from caas_tui.graph import SymbolGraph
+from caas_tui.index.chunkdb import CorruptChunkStore
 from caas_tui.index.protocols import Encoder
 from caas_tui.index.refresh import Notify, Progress, RefreshStats
 from caas_tui.index.store import IndexStore
@@ -36,8 +37,7 @@ class Engine:
         self.cfg: Config = store.cfg
         self.root: Path = store.cfg.root
         self._lock = threading.RLock()
-        self._symbols: SymbolTable  # built once, by _reindex_memory (was twice: each ~20% of a one-shot stdlib open)
-        self._kind_ids: dict[Kind, set[str]] = {}
+        self._symbols: SymbolTable  # over the chunk store: a one-shot search reads a few rows, not all
         self._reindex_memory()
         # -- re-ranking (retrieve/rerank.py): loaded on first use; tests inject a Reranker --
         self.reranker: Reranker | None = None
@@ -99,21 +99,14 @@ class Engine:
             return self.store.last_stats or RefreshStats()
 
     def _reindex_memory(self, paths: set[str] | None = None) -> None:
-        """Rebuild the in-memory lookups; with ``paths``, update names only for those files."""
-        chunks = self.store.chunks
-        if paths is None:
-            self._symbols = SymbolTable(chunks.values())
-        else:
-            self._symbols.replace_paths(paths, (c for c in chunks.values() if c.path in paths))
-        kind_ids: dict[Kind, set[str]] = {k: set() for k in KINDS}
-        for cid, chunk in chunks.items():
-            kind_ids.setdefault(chunk.kind, set()).add(cid)
-        self._kind_ids = kind_ids
+        """Point the lookups at the (new) store; ``paths``: only those files changed."""
+        self._symbols = SymbolTable(source=self.store.chunks)  # the store follows its own refreshes
         self._node_chunks: NodeChunks | None = None  # graph node <-> chunk, built on first expand
 
     # -- lookups -------------------------------------------------------------------
     def chunk(self, chunk_id: str) -> Chunk | None:
-        return self.store.chunks.get(chunk_id)
+        with self._lock:  # may read the chunk store, which searches share
+            return self.store.chunks.get(chunk_id)
 
     def chunks(self) -> list[Chunk]:
         with self._lock:
@@ -179,7 +172,12 @@ class Engine:
         if request.rerank:
             return self._run_reranked(request)
         with self._lock:
-            return SearchResult(tuple(self._search(request, request.k)))
+            try:
+                return SearchResult(tuple(self._search(request, request.k)))
+            except CorruptChunkStore as exc:  # rows are verified when read: rebuild, as an open would
+                self.store.repair(str(exc))
+                self._reindex_memory()
+                return SearchResult(tuple(self._search(request, request.k)))
 
     # -- re-ranking (retrieve/rerank.py) ---------------------------------------------
     def _run_reranked(self, request: SearchRequest) -> SearchResult:
@@ -206,15 +204,18 @@ class Engine:
         if mode in ("hybrid", "bm25"):
             scored["bm25"] = store.lexical.search(query, depth, kinds, prefix_last=request.prefix_last)
         if mode in ("hybrid", "dense"):
-            allowed = set().union(*(self._kind_ids.get(x, set()) for x in kinds)) if kinds else None
+            allowed = set().union(*(store.chunks.ids_of_kind(x) for x in kinds)) if kinds else None
             vec = store.encoder.encode([query], query=True)[0]
             scored["dense"] = store.vectors.search(vec, depth, allowed)
+        store.chunks.prefetch(cid for found in scored.values() for cid, _ in found)  # one read, not one per id
         configured = {"bm25": self.cfg.bm25_weight, "dense": self.cfg.dense_weight}
         fused = fuse(query, scored, self.policy, configured=configured, rrf_k=self.cfg.rrf_k,
-                     chunk_of=store.chunks.get)
+                     chunk_of=store.chunks.get, kinds=kinds)
         claimed: set[str] = set()
         if self.policy.claims:  # a sentence naming symbols: retrieve/claimquery.py
-            fused, claimed = claim_pins(query, fused, self._symbols, kinds or KINDS)
+            fused, claimed = claim_pins(query, fused, self._symbols, kinds or KINDS, chunk_of=store.chunks.get,
+                                        callees=self.policy.claim_callees,
+                                        with_constructors=self.policy.claim_constructors)
         fused, exact = pin_exact(query, fused, self._symbols, kinds) if not claimed else (fused, set())
         fused = drop_twins(fused, store.chunks.get, pinned=exact | claimed)
         hits: list[Hit] = []
@@ -241,7 +242,8 @@ class Engine:
     # -- graph (symbol graph, chains, graph-expanded search) ----------------------------
     @property
     def graph(self) -> SymbolGraph:
-        return self.store.graph
+        with self._lock:  # the first use reads graph.jsonl
+            return self.store.graph
 
     def related(
         self, symbol: str, depth: int = DEFAULT_DEPTH, *, max_hops: int = MAX_HOPS,

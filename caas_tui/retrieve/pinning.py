@@ -31,10 +31,16 @@ def _definitions(symbols: SymbolTable, name: str, kinds: Sequence[Kind]) -> list
     out: list[Chunk] = []
     for chunk in found:
         out.append(chunk)
-        if chunk.kind == "code" and (chunk.signature or "").startswith("class "):
-            # Calling a class runs its constructor: `Box(size=...)` is answered by `Box.__init__`.
-            out.extend(c for c in symbols.find(f"{chunk.symbol}.__init__", ("code",), exact_only=True) if c not in out)
+        out.extend(c for c in constructors(symbols, chunk) if c not in out)
     return out
+
+
+def constructors(symbols: SymbolTable, chunk: Chunk) -> list[Chunk]:
+    """A class's ``__init__`` definitions (none for anything else): calling a class runs its
+    constructor, so `Box(size=...)` is answered by `Box.__init__`."""
+    if chunk.kind != "code" or not (chunk.signature or "").startswith("class "):
+        return []
+    return symbols.find(f"{chunk.symbol}.__init__", ("code",), exact_only=True)
 
 
 def pin_exact(

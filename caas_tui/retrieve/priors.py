@@ -1,28 +1,41 @@
-"""Kind and path priors: definitions before tests, examples and package re-exports.
+"""Kind and path priors: definitions before tests, examples and module preambles.
 
 A query that describes behaviour is answered by the definition that implements it;
-a test that exercises the same words, an example script that calls it, or a package
-``__init__`` that re-exports it are near misses. A query that asks for tests
-("test", "tests", "fixture", ...) keeps tests at full weight, and one that asks
-for examples keeps examples. The factors multiply the fused score, so they reorder
-close calls and never hide a hit.
+a test that exercises the same words, an example script that calls it, or a module
+preamble that imports or re-exports it are near misses. A query that asks for tests
+("test", "tests", "fixture", ...), a request whose kinds name ``test`` (a claim's
+evidence search) and a query that names code rather than describing behaviour
+(``remove_body``; ``ranking.is_identifier_query``) keep tests at full weight, and one
+that asks for examples keeps examples. Two rules:
+
+- factors that multiply the fused score: tests 0.5, examples 0.8, module-level chunks
+  (preambles: imports, constants, ``__all__``; module docstrings) 0.6. They reorder,
+  never remove: a test or a module that both channels rank far above everything
+  else still shows first;
+- a test ranks after its subject: a test that calls a definition which is also a
+  candidate, ranked below it, moves to just after that definition. A test shares its
+  subject's words (it calls it, and is often named after it), so it outranks it on
+  both channels; behind its subject it still shows, and a test whose subject was not
+  found keeps its place (it is then the best way to the subject).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from caas_tui.models import Chunk
 from caas_tui.retrieve.fusion import Fused
 
-TEST_FACTOR = 0.8
+TEST_FACTOR = 0.5
 EXAMPLE_FACTOR = 0.8
-INIT_FACTOR = 0.8
+MODULE_FACTOR = 0.6
 _EXAMPLE_DIRS = frozenset({"examples", "example", "docs_src", "demo", "demos", "samples", "sample"})
 _TEST_DIRS = frozenset({"test", "tests", "testing", "_tests"})
 _WANTS_TESTS = re.compile(r"\b(tests?|tested|testing|fixtures?|pytest|unittest|asserts?)\b", re.IGNORECASE)
 _WANTS_EXAMPLES = re.compile(r"\b(examples?|demos?|samples?|usage)\b", re.IGNORECASE)
+_CALLED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
 
 def is_test_chunk(chunk: Chunk) -> bool:
@@ -35,36 +48,93 @@ def is_test_chunk(chunk: Chunk) -> bool:
             or name.rsplit(".", 1)[0].endswith("_test"))
 
 
+def wants_tests(query: str) -> bool:
+    """The query asks for tests by a word ("tests", "fixture", "pytest", ...)."""
+    return bool(_WANTS_TESTS.search(query))
+
+
 def _is_example(chunk: Chunk) -> bool:
     return any(p in _EXAMPLE_DIRS for p in chunk.path.split("/")[:-1])
 
 
-def _is_reexport(chunk: Chunk) -> bool:
-    # Only a package's module-level chunk (imports, ``__all__``): a function defined in
-    # ``__init__.py`` is a definition like any other (the stdlib has many).
-    return chunk.path.rsplit("/", 1)[-1] == "__init__.py" and not chunk.signature
+def _is_module_level(chunk: Chunk) -> bool:
+    # A module's preamble (imports, constants, ``__all__``) or its docstring: no signature. A
+    # function defined in ``__init__.py`` is a definition like any other (the stdlib has many).
+    return chunk.kind in ("code", "api") and not chunk.signature
 
 
-def prior_factor(chunk: Chunk, *, wants_tests: bool, wants_examples: bool) -> float:
+def prior_factor(chunk: Chunk, *, wants_tests: bool, wants_examples: bool, test_factor: float = TEST_FACTOR,
+                 module_factor: float = MODULE_FACTOR) -> float:
     """The multiplier for ``chunk``'s fused score."""
     if is_test_chunk(chunk):
-        return 1.0 if wants_tests else TEST_FACTOR
+        return 1.0 if wants_tests else test_factor
     if _is_example(chunk):
         return 1.0 if wants_examples else EXAMPLE_FACTOR
-    if _is_reexport(chunk):
-        return INIT_FACTOR
+    if _is_module_level(chunk):
+        return module_factor
     return 1.0
 
 
-def apply_priors(query: str, fused: list[Fused], chunk_of: Callable[[str], Chunk | None]) -> list[Fused]:
-    """``fused`` with each score multiplied by its prior, re-sorted (stable for equal scores)."""
-    wants_tests = bool(_WANTS_TESTS.search(query))
+@lru_cache(maxsize=4096)  # candidates recur across the queries of a session
+def called_names(text: str) -> frozenset[str]:
+    """The bare names ``text`` calls (``foo(``, ``obj.foo(``, ``Foo(``)."""
+    return frozenset(_CALLED.findall(text))
+
+
+def tests_after_subjects(fused: list[Fused], chunk_of: Callable[[str], Chunk | None]) -> list[Fused]:
+    """``fused`` with each test that calls a lower-ranked candidate definition moved to just after
+    the best-ranked such definition (its likeliest subject); everything else keeps its order."""
+    first_def: dict[str, int] = {}  # short name -> position of the first non-test definition so named
+    chunks = [chunk_of(f.id) for f in fused]
+    if not any(c is not None and is_test_chunk(c) for c in chunks):
+        return fused
+    for i, chunk in enumerate(chunks):
+        if chunk is not None and chunk.kind == "code" and chunk.signature and chunk.symbol and not is_test_chunk(chunk):
+            first_def.setdefault(chunk.symbol.rsplit(".", 1)[-1], i)
+    if not first_def:
+        return fused
+    keys: list[float] = []
+    for i, chunk in enumerate(chunks):
+        key = float(i)
+        if chunk is not None and is_test_chunk(chunk):
+            below = [j for name in called_names(chunk.text) if (j := first_def.get(name, -1)) > i]
+            if below:
+                key = min(below) + 0.5
+        keys.append(key)
+    order = sorted(range(len(fused)), key=lambda i: (keys[i], i))
+    out: list[Fused] = []
+    for i in order:
+        item = fused[i]
+        if keys[i] != i and out:  # moved down: keep the scores non-increasing
+            item = Fused(item.id, min(item.score, out[-1].score), item.ranks)
+        out.append(item)
+    return out
+
+
+def apply_priors(
+    query: str,
+    fused: list[Fused],
+    chunk_of: Callable[[str], Chunk | None],
+    *,
+    asks_for_tests: bool = False,
+    subjects: bool = True,
+    test_factor: float = TEST_FACTOR,
+    module_factor: float = MODULE_FACTOR,
+) -> list[Fused]:
+    """``fused`` with each score multiplied by its prior, re-sorted (stable for equal scores), then
+    (``subjects``) tests after their subjects. ``asks_for_tests``: the request asked for tests by
+    kind, so they are ranked like any other chunk."""
+    tests_wanted = asks_for_tests or wants_tests(query)
     wants_examples = bool(_WANTS_EXAMPLES.search(query))
+    looked = {item.id: chunk_of(item.id) for item in fused}  # one read per candidate
     out: list[Fused] = []
     for item in fused:
-        chunk = chunk_of(item.id)
-        factor = 1.0 if chunk is None else prior_factor(chunk, wants_tests=wants_tests, wants_examples=wants_examples)
+        chunk = looked[item.id]
+        factor = 1.0 if chunk is None else prior_factor(chunk, wants_tests=tests_wanted, wants_examples=wants_examples,
+                                                          test_factor=test_factor, module_factor=module_factor)
         out.append(item if factor == 1.0 else Fused(item.id, item.score * factor, item.ranks))
     order = {f.id: i for i, f in enumerate(fused)}
     out.sort(key=lambda f: (-f.score, order[f.id]))
+    if subjects and not tests_wanted:
+        out = tests_after_subjects(out, looked.get)
     return out

@@ -4,13 +4,17 @@
 stage), so the engine runs one policy and the benchmarks compare several on one
 built index (``engine.policy = RankPolicy(...)``; ``bench/dense.py --variants``).
 
-Kept because they won on the tuning sets (stdlib docstring eval, the two findings
-manifests; README "Benchmarks"): min-max score fusion over RRF, the priors, the
-claim stage. Tried and dropped: query-adaptive channel weights (the eval's queries
-are sentences; reweighting sentences moved MRR@10 by -0.02..-0.01), z-score fusion
-(below min-max), and a late-interaction second stage (MaxSim over the static
-model's token vectors on the top 30: MRR@10 -0.004 and -0.014 over RRF, +0.015 over
-min-max, inside the noise, and it needs the encoder's token table).
+Kept because they won on the tuning sets (stdlib docstring eval, the same eval with
+the stdlib's own tests indexed, the two findings manifests; README "Benchmarks"):
+min-max score fusion over RRF, the priors (tests 0.5 and after their subject,
+module preambles 0.6), the claim stage. Tried and dropped: query-adaptive channel
+weights (the eval's queries are sentences; reweighting sentences moved MRR@10 by
+-0.02..+0.006), z-score fusion (below min-max), min-max plus RRF (+-0.003), scoring
+the lexical finds the dense list missed by their own cosine (-0.02), dense
+pseudo-relevance feedback (the query vector moved toward the top 1-5 fused chunks:
+-0.006..-0.014), and a late-interaction second stage (MaxSim over the static model's
+token vectors on the top 30: +0.007 over the default, inside the noise, and it needs
+the encoder's token table).
 """
 
 from __future__ import annotations
@@ -20,10 +24,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from caas_tui.models import Chunk
+from caas_tui.models import Chunk, Kind
 from caas_tui.retrieve.fusion import Fused, combsum, rrf
 from caas_tui.retrieve.pinning import looks_like_identifier
-from caas_tui.retrieve.priors import apply_priors
+from caas_tui.retrieve.priors import MODULE_FACTOR, TEST_FACTOR, apply_priors
 
 _WORDS = re.compile(r"\S+")
 
@@ -37,6 +41,12 @@ class RankPolicy:
     sentence_weights: tuple[float, float] | None = None
     priors: bool = True  # retrieve/priors.py
     claims: bool = True  # sentence queries naming symbols: retrieve/claimquery.py
+    test_factor: float = TEST_FACTOR  # priors: the multiplier of a test's fused score
+    module_factor: float = MODULE_FACTOR  # priors: the multiplier of a module preamble (no signature)
+    tests_after_subjects: bool = True  # priors: a test ranks after the candidate definition it calls
+    kinds_ask_for_tests: bool = True  # priors: a request whose kinds name ``test`` keeps tests at full weight
+    claim_callees: int = 1  # claim stage: candidates a pinned definition calls, moved after the pins
+    claim_constructors: bool = True  # claim stage: a called class brings its ``__init__``
 
 
 DEFAULT_POLICY = RankPolicy(fusion="minmax", priors=True, claims=True)
@@ -63,13 +73,19 @@ def fuse(
     configured: Mapping[str, float],
     rrf_k: float,
     chunk_of: Callable[[str], Chunk | None],
+    kinds: Sequence[Kind] | None = None,
 ) -> list[Fused]:
-    """One ranked list from the channels' ``(id, score)`` lists under ``policy``."""
+    """One ranked list from the channels' ``(id, score)`` lists under ``policy``; ``kinds``: the
+    request's kinds (None: all), which tell the priors whether tests were asked for."""
     weights = channel_weights(query, policy, configured)
     if policy.fusion == "rrf":
         fused = rrf({c: [d for d, _ in pairs] for c, pairs in scored.items()}, k=rrf_k, weights=weights)
     else:
         fused = combsum(scored, weights=weights, norm=policy.fusion)
     if policy.priors:
-        fused = apply_priors(query, fused, chunk_of)
+        # Tests are near misses for a query that describes behaviour; one that names code
+        # (``remove_body``) or asks for tests by kind wants them ranked like anything else.
+        asks = is_identifier_query(query) or (policy.kinds_ask_for_tests and kinds is not None and "test" in kinds)
+        fused = apply_priors(query, fused, chunk_of, asks_for_tests=asks, subjects=policy.tests_after_subjects,
+                             test_factor=policy.test_factor, module_factor=policy.module_factor)
     return fused

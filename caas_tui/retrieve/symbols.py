@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Literal, Protocol
 
 from caas_tui.models import Chunk
 from caas_tui.sources.entries import CODE_LANGUAGES
@@ -10,14 +11,31 @@ from caas_tui.sources.entries import CODE_LANGUAGES
 _DEF_KINDS = ("code", "test", "upstream")
 
 
-class SymbolTable:
-    """Maps names to the chunks that define them (code chunks; docs use heading paths)."""
+class DefinitionSource(Protocol):
+    """Definitions looked up where they are stored (the index's chunk store), ordered by
+    path and line: ``symbol`` the whole name, ``short`` its last dotted segment (code only)."""
 
-    def __init__(self, chunks: Iterable[Chunk]) -> None:
+    def defined(self, column: Literal["symbol", "short"], name: str) -> Sequence[Chunk]: ...
+
+
+class SymbolTable:
+    """Maps names to the chunks that define them (code chunks; docs use heading paths).
+
+    Built from ``chunks`` in memory, or over a ``source`` that answers each lookup (the
+    index: a one-shot search then reads a few rows instead of every chunk).
+    """
+
+    def __init__(self, chunks: Iterable[Chunk] = (), *, source: DefinitionSource | None = None) -> None:
+        self._source = source
         self._by_symbol: dict[str, list[Chunk]] = {}
         self._by_short: dict[str, list[Chunk]] = {}
         self._keys_by_path: dict[str, set[tuple[str, str | None]]] = {}  # path -> (symbol, short) it filled
         self._add(chunks)
+
+    def _lookup(self, column: Literal["symbol", "short"], name: str) -> Sequence[Chunk]:
+        if self._source is not None:
+            return self._source.defined(column, name)
+        return (self._by_symbol if column == "symbol" else self._by_short).get(name, [])
 
     def _add(self, chunks: Iterable[Chunk]) -> None:
         touched: set[tuple[str, str | None]] = set()
@@ -40,8 +58,11 @@ class SymbolTable:
         """Forget every definition from ``paths`` and add ``chunks`` (their new content).
 
         A refresh touches a few files; rebuilding the whole table cost ~0.25 s per
-        save at stdlib scale, the largest part of a one-file refresh.
+        save at stdlib scale, the largest part of a one-file refresh. Over a ``source``
+        there is nothing to do: it is the store the refresh already changed.
         """
+        if self._source is not None:
+            return
         gone = set(paths)
         for path in gone:
             for symbol, short in self._keys_by_path.pop(path, set()):
@@ -70,10 +91,10 @@ class SymbolTable:
         wanted = set(kinds)
         # Filter by kind before deciding to fall back: a doc heading named "Store" must
         # not hide the class `pkg.store.Store` when only code is wanted.
-        found: list[Chunk] = [c for c in self._by_symbol.get(name, []) if c.kind in wanted]
+        found: list[Chunk] = [c for c in self._lookup("symbol", name) if c.kind in wanted]
         if not found:
             short = name.rsplit(".", 1)[-1]
-            candidates = self._by_short.get(short, [])
+            candidates = self._lookup("short", short)
             if "." in name:
                 suffix = "." + name
                 found = [c for c in candidates if c.symbol and c.symbol.endswith(suffix)]

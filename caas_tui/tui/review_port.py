@@ -113,8 +113,9 @@ class ReviewPort:
             out[cid] = (shown, tuple(sv.verdict for sv in rivals if sv is not shown))
         return out
 
-    def states(self, claims: Sequence[Claim]) -> dict[str, ClaimState]:
-        """Latest state per claim; verdicts whose doc lines changed are marked stale first.
+    def states(self, claims: Sequence[Claim], *, mark: bool = True) -> dict[str, ClaimState]:
+        """Latest state per claim; verdicts whose doc lines changed are marked stale first
+        (``mark=False``: only shown stale, the store is left as it is, for counts).
 
         A claim whose text was edited gets a new id, so its old verdict no longer matches
         it by id: that verdict is carried over (stale) to the claim now on its lines, so
@@ -139,12 +140,14 @@ class ReviewPort:
             current = {c.id for c in self.claims(doc_path)}
             carried = carry_over(unjudged, [sv for cid, sv in latest.items() if cid not in current])
             changed += [sv.claim.id for sv in carried.values() if sv.verdict.verdict != "stale"]
-        if changed:
+        if changed and mark:
             self.store.mark_stale(doc_path, changed, reason=f"{doc_path} changed since the review")
             shown = self._shown(doc_path)
             latest = {cid: sv for cid, (sv, _) in shown.items()}
             carried = {cid: latest.get(sv.claim.id, sv) for cid, sv in carried.items()}
         out = {cid: to_state(sv, shown[cid][1]) for cid, sv in latest.items() if cid in wanted}
+        if not mark:
+            out.update({cid: dataclasses.replace(out[cid], stale=True) for cid in changed if cid in out})
         out.update({cid: dataclasses.replace(to_state(sv), stale=True) for cid, sv in carried.items()})
         return out
 
@@ -229,7 +232,7 @@ class ReviewPort:
         by_id = {c.id: c for c in claims}
         pairs = [(by_id[v.claim_id], v) for v in verdicts if v.claim_id in by_id]
         if executed and whole_doc and len({c.doc_path for c in claims}) == 1:
-            self.store.record_review(claims[0].doc_path, REVIEWER, pairs)
+            self.store.record_review(claims[0].doc_path, REVIEWER, pairs, present=[c.id for c in claims])
             return self.states(claims)
         if not pairs:
             return {}

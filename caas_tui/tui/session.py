@@ -20,6 +20,7 @@ from caas_tui.errors import CaasError, ProjectError
 from caas_tui.index.refresh import Progress
 from caas_tui.models import Claim, Hit
 from caas_tui.retrieve.engine import Engine
+from caas_tui.retrieve.request import SearchRequest
 from caas_tui.review.decisions.patch import default_patch_path, write_patch
 from caas_tui.sources import Skipped, discover, load_path
 from caas_tui.sources.discover import left_out_docs, left_out_message
@@ -145,6 +146,10 @@ class Session:
         self, query: str, *, mode: str, kinds: Sequence[str] | None, prefix_last: bool, k: int = 20
     ) -> list[Hit]:
         return self.need_engine().search(query, k, mode=mode, kinds=kinds or None, prefix_last=prefix_last)
+
+    def run(self, request: SearchRequest) -> list[Hit]:
+        """The hits of a search made whole (a claim's evidence search: ``widgets.evidence.claim_search``)."""
+        return list(self.need_engine().run(request).hits)
 
     # -- editor ---------------------------------------------------------------------
     def editor_command(self, path: str, line: int) -> list[str]:

@@ -76,7 +76,7 @@ def chunk_treesitter(src: SourceFile) -> list[Piece]:
             for s, e in windows(1, n, SYNTAX_WINDOW, SYNTAX_OVERLAP)
             if trim(lines, s, e) is not None
         ]
-    return Builder(lines=lines, kind=src.kind, api=src.kind in API_KINDS).file(out, n)
+    return Builder(lines=lines, kind=src.kind, api=src.kind in API_KINDS, skip=out.import_spans).file(out, n)
 
 
 __all__ = [

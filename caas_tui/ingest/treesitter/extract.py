@@ -7,8 +7,13 @@ import re
 from tree_sitter import Node
 
 from caas_tui.ingest.treesitter import docs
+from caas_tui.ingest.treesitter.imports import imports_of, is_reexport, require_of
 from caas_tui.ingest.treesitter.naming import join, js_module_name, rust_module_name
+from caas_tui.ingest.treesitter.nodes import child_of as _child
+from caas_tui.ingest.treesitter.nodes import first_line, last_line
+from caas_tui.ingest.treesitter.nodes import text_of as _text
 from caas_tui.ingest.treesitter.outline import TYPE_KINDS, Decl, DeclKind, DocComment, Import, Outline, Param
+from caas_tui.ingest.treesitter.params import params_of_node
 from caas_tui.ingest.treesitter.specs import LangSpec
 
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
@@ -18,22 +23,6 @@ _BASE_NAMES = frozenset({"type_identifier", "identifier", "scoped_type_identifie
 _RUST_TEST = re.compile(r"#\[\s*(?:[\w:]+::)?test\s*\]")
 _SPACE = re.compile(r"\s+")
 _GENERIC = re.compile(r"<.*>$", re.S)
-
-
-def first_line(n: Node) -> int:
-    return n.start_point[0] + 1
-
-
-def last_line(n: Node) -> int:
-    """Line of the last character (a node ending at column 0 ends on the line before)."""
-    row, col = n.end_point
-    if col == 0 and row > n.start_point[0]:
-        row -= 1
-    return row + 1
-
-
-def _text(n: Node | None) -> str:
-    return n.text.decode("utf-8", "replace") if n is not None and n.text is not None else ""
 
 
 def _bare_type(name: str) -> str:
@@ -48,6 +37,7 @@ class Extractor:
         self.language = language
         self.path = path
         self.imports: list[Import] = []
+        self.import_spans: list[tuple[int, int]] = []  # whole statements, for the chunker
         self.module_doc: DocComment | None = None
 
     # -- file ----------------------------------------------------------------------------------
@@ -55,7 +45,8 @@ class Extractor:
         scope = self._scope(root)
         decls = self._items(root, scope, None, False)
         return Outline(
-            self.path, self.language, scope, tuple(self.imports), tuple(decls), self.module_doc, _error_lines(root)
+            self.path, self.language, scope, tuple(self.imports), tuple(decls), self.module_doc, _error_lines(root),
+            tuple(self.import_spans),
         )
 
     def _scope(self, root: Node) -> str:
@@ -87,7 +78,7 @@ class Extractor:
                     self.module_doc = self._doc(pending, first_line(child))[0]
             elif t == "file_scoped_namespace_declaration":
                 prefix = join(prefix, _SPACE.sub("", _text(child.child_by_field_name("name"))))
-            elif t in spec.imports or (t == "import_declaration" and self.language == "go"):
+            elif t in spec.imports or (t == "import_declaration" and self.language == "go") or is_reexport(child):
                 self._import(child)
             elif t in spec.bodies and t not in _CUTS:
                 out.extend(self._items(child, prefix, parent, in_test))
@@ -307,39 +298,7 @@ class Extractor:
         if plist is None:
             ctor = _child(node, "primary_constructor")
             plist = next((c for c in ctor.named_children if c.type in self.spec.params), None) if ctor else None
-        if plist is None:
-            return ()
-        out: list[Param] = []
-        for p in plist.named_children:
-            if p.type in self.spec.comments or p.type in self.spec.annotations:
-                continue
-            out.extend(self._param(p))
-        return tuple(out)
-
-    def _param(self, p: Node) -> list[Param]:
-        text = _text(p)
-        if p.type == "self_parameter":
-            return [Param("self", None, None, False)]
-        typ = p.child_by_field_name("type")
-        type_text = _text(typ).lstrip(":").strip() or None
-        if type_text is None:
-            typ_child = next((c for c in p.named_children if c.type.endswith("_type") or c.type == "user_type"), None)
-            type_text = _text(typ_child) or None
-        default = p.child_by_field_name("value") or p.child_by_field_name("default_value")
-        variadic = p.type in ("variadic_parameter_declaration", "spread_parameter", "rest_parameter") or (
-            "..." in text.split(":")[0] or text.startswith(("params ", "vararg "))
-        )
-        names = [p.children[i] for i in range(p.child_count) if p.field_name_for_child(i) in ("name", "pattern")]
-        if not names:
-            ident = _child(p, "identifier") or _child(p, "simple_identifier")
-            if ident is None:
-                decl = _child(p, "variable_declarator")
-                ident = decl.child_by_field_name("name") if decl else None
-            names = [ident] if ident is not None else []
-        if not names:
-            return [Param(text, None, None, variadic)] if text else []
-        return [Param(_text(n).lstrip(".").lstrip("&").strip(), type_text, _text(default) or None, variadic)
-                for n in names]
+        return params_of_node(plist, self.spec) if plist is not None else ()
 
     def _returns(self, node: Node) -> str | None:
         for field in ("return_type", "returns", "result", "type"):
@@ -374,53 +333,13 @@ class Extractor:
 
     # -- imports -------------------------------------------------------------------------------
     def _import(self, node: Node) -> None:
-        if node.type == "import_declaration" and self.language == "go":
-            for spec in _descendants(node, "import_spec"):
-                self._import(spec)
-            return
-        names: list[str] = []
-        src = node.child_by_field_name("source") or node.child_by_field_name("path")
-        if src is None:
-            src = node.child_by_field_name("argument") or node.child_by_field_name("name")
-        if src is None:
-            named = [c for c in node.named_children if c.type not in self.spec.comments]
-            src = named[0] if named else None
-        if self.language in ("typescript", "javascript"):
-            clause = _child(node, "import_clause")
-            if clause is not None:
-                names = [_text(n) for n in _descendants(clause, "identifier")]
-        module = _SPACE.sub("", _text(src)).strip("\"'`")
-        if module:
-            self.imports.append(Import(module, tuple(names), first_line(node), _text(node)))
+        self.imports.extend(imports_of(node, self.spec, self.language))
+        self.import_spans.append((first_line(node), last_line(node)))
 
     def _require(self, declarator: Node, call: Node) -> None:
-        args = call.child_by_field_name("arguments")
-        string = _child(args, "string") if args is not None else None
-        if string is None:
-            return
-        target = declarator.child_by_field_name("name")
-        names = [_text(n) for n in _descendants(target, "shorthand_property_identifier_pattern")] if target else []
-        if target is not None and target.type == "identifier":
-            names = [_text(target)]
-        self.imports.append(Import(_text(string).strip("\"'`"), tuple(names), first_line(declarator), _text(call)))
-
-
-def _child(node: Node | None, type_: str) -> Node | None:
-    if node is None:
-        return None
-    return next((c for c in node.named_children if c.type == type_), None)
-
-
-def _descendants(node: Node, type_: str) -> list[Node]:
-    out: list[Node] = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == type_:
-            out.append(n)
-        else:
-            stack.extend(reversed(n.named_children))
-    return out
+        found = require_of(declarator, call)
+        if found is not None:
+            self.imports.append(found)
 
 
 def _body(node: Node, spec: LangSpec) -> Node | None:

@@ -25,6 +25,7 @@ class Param:
     type: str | None = None
     default: str | None = None
     variadic: bool = False
+    optional: bool = False  # a default value, or TS ``b?: T``: a call may leave it out
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,7 @@ class Outline:
     decls: tuple[Decl, ...]
     module_doc: DocComment | None = None  # Go package comment, Rust ``//!``
     error_lines: int = 0  # lines inside ERROR / MISSING nodes
+    import_spans: tuple[tuple[int, int], ...] = ()  # lines of import / re-export statements
 
     def walk(self) -> list[Decl]:
         """Every declaration, parents before their members, in source order."""

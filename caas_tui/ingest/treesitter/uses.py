@@ -212,6 +212,8 @@ def collect(root: Node, language: Language | None = None) -> FileUses:
             expr = dotted(node.child_by_field_name("constructor") or node.child_by_field_name("type"))
             if expr and "?" not in expr:
                 uses.append(Use(expr, _line(node), True))
+        elif t == "macro_invocation":
+            uses.extend(macro_calls(node))
         elif t == "short_var_declaration":
             bindings.extend(_pairs(node.child_by_field_name("left"), node.child_by_field_name("right"), node))
         elif t in _ASSIGN:
@@ -228,21 +230,66 @@ def collect(root: Node, language: Language | None = None) -> FileUses:
 
 
 _INTERESTING = _CALLS | _NEWS | _DECLARATORS | _ASSIGN | {
-    "local_variable_declaration", "variable_declaration", "short_var_declaration",
+    "local_variable_declaration", "variable_declaration", "short_var_declaration", "macro_invocation",
 }
-_QUERIES: dict[int, Query | None] = {}
+_PATH_JOINS = frozenset({".", "::"})
+
+
+def macro_calls(node: Node) -> list[Use]:
+    """Calls written inside a Rust macro's arguments (``assert_eq!(b.len(), 3)``), which the
+    grammar leaves as a flat token tree. The macro itself (``foo!``) is not a call of a
+    function ``foo``: macros and functions live in different namespaces."""
+    tree = next((c for c in node.children if c.type == "token_tree"), None)
+    return _token_calls(tree) if tree is not None else []
+
+
+def _token_calls(tree: Node) -> list[Use]:
+    out: list[Use] = []
+    path: list[str] = []
+    start = 0
+    joined = False  # the previous token was ``.`` or ``::``: the next name extends ``path``
+    for c in tree.children:
+        if c.type in ("identifier", "self") or (c.is_named and c.type in ("crate", "super")):
+            word = {"self": "self", "crate": "?", "super": "?"}.get(c.type, _text(c))
+            word = "cls" if word == "Self" else word
+            if not (joined and path):
+                path, start = [], _line(c)
+            path.append(word)
+            joined = False
+        elif c.type in _PATH_JOINS:
+            joined = True
+        elif c.type == "token_tree":
+            called = bool(path) and not joined and _text(c).startswith("(")
+            if called:
+                expr = ".".join(path)
+                if not expr.startswith("?") and expr not in ("self", "super"):
+                    out.append(Use(expr, start, True))
+            out.extend(_token_calls(c))
+            path = [f"{'.'.join(path)}()"] if called else []
+            joined = False
+        else:
+            path, joined = [], False
+    return out
+# Compiled queries by grammar. Each entry keeps its ``Language`` alive and is checked by
+# identity: keyed by ``id()`` alone, a grammar loaded again after ``grammars.reset()`` could
+# land at a freed grammar's address and get that grammar's query, which matches nothing
+# (or the wrong nodes), so calls went missing in whichever test ran after a reset.
+_QUERIES: dict[int, tuple[Language, Query | None]] = {}
 
 
 def _matches(root: Node, language: Language) -> list[Node] | None:
     """The interesting nodes under ``root`` by one query per grammar (None: no query possible)."""
     key = id(language)
-    if key not in _QUERIES:
+    entry = _QUERIES.get(key)
+    if entry is None or entry[0] is not language:
         kinds = sorted(k for k in _INTERESTING if language.id_for_node_kind(k, True))
+        compiled: Query | None
         try:
-            _QUERIES[key] = Query(language, "[" + " ".join(f"({k})" for k in kinds) + "] @n") if kinds else None
+            compiled = Query(language, "[" + " ".join(f"({k})" for k in kinds) + "] @n") if kinds else None
         except (QueryError, ValueError):
-            _QUERIES[key] = None  # a grammar whose node names the query cannot use: walk instead
-    query = _QUERIES[key]
+            compiled = None  # a grammar whose node names the query cannot use: walk instead
+        entry = _QUERIES[key] = (language, compiled)
+    query = entry[1]
     if query is None:
         return None
     return QueryCursor(query).captures(root).get("n", [])

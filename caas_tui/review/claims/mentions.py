@@ -55,6 +55,8 @@ def _is_name(text: str) -> bool:
 def _code_names(code: str) -> list[tuple[str, bool]]:
     """Dotted names an inline code span refers to: ``Scene.spawn(x)`` -> Scene.spawn (called)."""
     text = code.strip()
+    if text.startswith("@") and "\n" not in text:  # ``@pre_load(pass_many=True)``: a decorator is a name or a call
+        text = text[1:]
     if text.endswith("()") and _is_name(text[:-2]):
         return [(text[:-2], True)]
     if _is_name(text):

@@ -20,9 +20,17 @@ FILE_EXTS = frozenset(
 _CLASSIFIER = re.compile(
     r"\b(?:entry[ -]?points?(?:\s+group)?|endpoints?|loggers?|logger\s+name|url|route|files?|file\s*names?"
     r"|directory|directories|folders?|environment\s+variables?|env\s+var(?:iable)?s?|settings?|config(?:uration)?"
-    r"\s+(?:key|option|value)s?|headers?|templates?|tables?)\s*[\"'`]*$",
+    r"\s+(?:key|option|value)s?|headers?|templates?|tables?|(?:starts?|starting|begins?|beginning)\s+with"
+    r"|prefix(?:ed)?(?:\s+with)?)\s*[\"'`]*$",
     re.IGNORECASE,
 )
+# The same nouns after the name: "the ``pyramid.includes`` setting", "``x.y`` configuration value".
+_CLASSIFIER_AFTER = re.compile(
+    r"^[\"'`]*\s*(?:(?:configuration|config|ini|environment)\s+)?(?:file\s+)?(?:settings?|options?|keys?|values?"
+    r"|environment\s+variables?|entry[ -]?points?|endpoints?|loggers?|(?:template\s+)?(?:filters?|tags?|tests?))\b",
+    re.IGNORECASE,
+)
+_SPAN_AT = re.compile(r"(`+)[^`]*\1|\S+")
 
 
 def looks_like_file(name: str) -> bool:
@@ -33,14 +41,21 @@ def looks_like_file(name: str) -> bool:
 
 def classified_as_non_python(text: str, start: int) -> bool:
     """"the entry point group ``x.y``", "the endpoint ``x.y``": a name the sentence calls data."""
-    return start > 0 and bool(_CLASSIFIER.search(text[:start].rstrip()))
+    if start > 0 and _CLASSIFIER.search(text[:start].rstrip()):
+        return True
+    if start < 0:
+        return False
+    span = _SPAN_AT.match(text, start)
+    return span is not None and bool(_CLASSIFIER_AFTER.match(text[span.end():].lstrip()))
 
 
 def written_as_data(name: str, doc_text: str, *, quoted: bool = True) -> bool:
-    """The doc itself writes ``name`` as data: a config section header (``[babel.extractors]``)
-    or, with ``quoted``, a string literal (``url_for('admin.index')``)."""
+    """The doc itself writes ``name`` as data: a config section header (``[babel.extractors]``),
+    an ini line (``pyramid.includes = ...``) or, with ``quoted``, a string literal
+    (``url_for('admin.index')``)."""
     n = re.escape(name)
-    pattern = rf"^\s*\[{n}\]\s*$" + (rf"|[\"']{n}[\"']" if quoted else "")
+    # ``[section]`` headers and ``name = value`` lines of an ini file (a key, whatever it is in Python)
+    pattern = rf"^\s*\[{n}\]\s*$|^\s*{n}\s*=(?!=)" + (rf"|[\"']{n}[\"']" if quoted else "")
     return bool(re.search(pattern, doc_text, re.MULTILINE))
 
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 import posixpath
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from caas_tui.errors import CaasError
 from caas_tui.models import KINDS, Chunk, Claim, Hit
+from caas_tui.retrieve.claimquery import claim_request
 from caas_tui.retrieve.request import SearchRequest, SearchResult
 from caas_tui.retrieve.rerank import RerankOutcome
 
@@ -164,12 +165,6 @@ def render_hits(hits: Sequence[Hit], snippet_chars: int = SNIPPET_CHARS) -> str:
     return "\n".join(out)
 
 
-def claim_query(claim: Claim) -> str:
-    """The up-front search query: the claim text plus the symbols it names."""
-    extra = [s for s in claim.symbols if s not in claim.text]
-    return _clip(" ".join([claim.text.strip(), *extra]), QUERY_CHARS)
-
-
 def rerank_check(outcome: RerankOutcome | None) -> str | None:
     """What became of a re-ranked search (None: it did not re-rank), as a verdict check line."""
     if outcome is None:
@@ -185,22 +180,26 @@ def gather_evidence(
     engine: EngineLike, claims: Sequence[Claim], *, rerank: bool = False
 ) -> tuple[list[Hit], list[str], list[str]]:
     """Top hybrid hits for the claims (deduplicated), notes about searches that failed (for
-    the model), and check lines saying how re-ranking went (for the writer, not the model)."""
+    the model), and check lines saying how re-ranking went (for the writer, not the model).
+
+    Each claim is searched as every front end searches it (``retrieve.claimquery.claim_request``:
+    its words, the names it mentions, a docstring's owner, over code, tests and upstream pages)."""
     seen: set[str] = set()
     hits: list[Hit] = []
     notes: list[str] = []
     checks: list[str] = []
 
     def own(chunk: Chunk) -> bool:
-        # The doc section holding the claim proves nothing about the code.
-        return any(
+        # The doc text holding the claim proves nothing about the code; a docstring's own
+        # function (code on the claim's lines) is its first evidence.
+        return chunk.kind in ("doc", "api") and any(
             c.doc_path == chunk.path and chunk.start_line <= c.end_line and chunk.end_line >= c.start_line
             for c in claims
         )
 
     for claim in claims:
         try:
-            result = engine.run(SearchRequest(claim_query(claim), EVIDENCE_K, rerank=rerank))
+            result = engine.run(replace(claim_request(claim, EVIDENCE_K), rerank=rerank))
         except CaasError as exc:
             notes.append(f"search failed: {exc}")
             continue

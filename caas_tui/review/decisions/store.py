@@ -19,7 +19,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -159,11 +159,18 @@ class VerdictStore:
             for claim, verdict in pairs:
                 self._upsert(db, claim, verdict, now)
 
-    def record_review(self, doc_path: str, reviewer: str, pairs: Sequence[tuple[Claim, Verdict]]) -> None:
-        """Store one full review of a doc: upsert its verdicts; claims of an earlier run
-        that no longer exist are dropped, or marked stale if a decision was made on them."""
+    def record_review(
+        self, doc_path: str, reviewer: str, pairs: Sequence[tuple[Claim, Verdict]], *,
+        present: Collection[str] | None = None,
+    ) -> None:
+        """Store one full review of a doc: upsert its verdicts; verdicts of an earlier run the
+        review did not keep are dropped, or marked stale if a decision was made on them.
+        ``present``: ids of every claim the doc has now (default: those of ``pairs``). A review
+        that stores only the verdicts that decide (a run of the code beside a static review)
+        passes them, so a kept-out claim still in the doc is said to be outranked, not gone."""
         now = time.time()
         keep = {c.id for c, _ in pairs}
+        there = set(present) if present is not None else keep
         with self._tx() as db:
             for claim, verdict in pairs:
                 self._upsert(db, claim, verdict, now)
@@ -174,6 +181,9 @@ class VerdictStore:
                 if row["decision"] == "pending":
                     db.execute("DELETE FROM verdicts WHERE doc_path=? AND claim_id=? AND reviewer=?",
                                (doc_path, row["claim_id"], reviewer))
+                elif row["claim_id"] in there:
+                    self._stale(db, row, f"the newest {reviewer} review of the claim does not outrank "
+                                "another reviewer's verdict", now)
                 else:
                     self._stale(db, row, "the claim is no longer in the doc", now)
 

@@ -1,12 +1,14 @@
 """``ExecuteReviewer``: a doc's code blocks are run, and each outcome becomes a verdict.
 
-A traceback through the project's own code is evidence a reader can open; failures the
+A traceback through the project's own code is evidence a reader can open, and so are the
+project definitions an example with stale printed output calls; failures the
 environment causes (a third-party module not installed, no display, no network, a data
 file the doc says to download, the sandbox refusing) are ``unverified``, never a defect.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import errno
 import re
@@ -32,6 +34,33 @@ _SANDBOX_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM, errno.ENETUNREACH, er
 _NO_DISPLAY = re.compile(r"no display|\$DISPLAY|cannot open display|couldn't connect to display", re.IGNORECASE)
 _CALL_REJECTED = re.compile(r"^([A-Za-z_][\w.]*)\(\) (?:takes|missing|got)")
 _DOWNLOAD = re.compile(r"\bdownload", re.IGNORECASE)
+_PRINTED = "called by the example whose output differs"
+_MAX_EVIDENCE = 4
+
+
+def called_names(source: str) -> list[str]:
+    """Dotted names an example calls, in source order: ``w.count()`` -> ``w.count``, and
+    ``World().count()`` -> ``World.count`` (the method, not also the class)."""
+    try:
+        tree = compile(source, "<example>", "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    except (SyntaxError, ValueError):
+        return []
+    out: list[tuple[int, int, str]] = []
+    chained: set[int] = set()  # calls inside a longer chain (ast.walk reaches the outer call first)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and id(node) not in chained:
+            parts: list[str] = []
+            func = node.func
+            while isinstance(func, ast.Attribute | ast.Call):
+                if isinstance(func, ast.Call):
+                    chained.add(id(func))
+                    func = func.func
+                    continue
+                parts.append(func.attr)
+                func = func.value
+            if isinstance(func, ast.Name):
+                out.append((node.lineno, node.col_offset, ".".join([func.id, *reversed(parts)])))
+    return list(dict.fromkeys(name for *_, name in sorted(out)))
 
 
 def module_name(doc_path: str) -> str | None:
@@ -231,9 +260,10 @@ class _Judge:
         if len(stale) > 1:
             rationale += f" (and {len(stale) - 1} more output{'s' if len(stale) > 2 else ''})"
         by_offset = {e.offset: e for e in block.examples}
+        evidence = tuple(self._printed_by(claim, [ex for s in stale if (ex := by_offset.get(s.offset))]))
         edits = sorted(e for s in stale if (ex := by_offset.get(s.offset)) and (e := self._output_edit(claim, ex, s.got)))
         if not edits or edits[-1][1] > len(self.doc_lines):
-            return Verdict(claim.id, "contradicted", REVIEWER, rationale)
+            return Verdict(claim.id, "contradicted", REVIEWER, rationale, evidence)
         start, end = edits[0][0], max(e[1] for e in edits)
         out: list[str] = []
         at = start
@@ -242,7 +272,23 @@ class _Judge:
             out += new
             at = e_line + 1
         out += self.doc_lines[at - 1 : end]
-        return Verdict(claim.id, "contradicted", REVIEWER, rationale, fix=Fix(start, end, "\n".join(out)))
+        return Verdict(claim.id, "contradicted", REVIEWER, rationale, evidence, fix=Fix(start, end, "\n".join(out)))
+
+    def _printed_by(self, claim: Claim, examples: Sequence[Example]) -> list[EvidenceSpan]:
+        """The project definitions the stale examples call (what printed the other output),
+        else a docstring's own function: a reader opens them, and a change to them makes the
+        verdict stale."""
+        out: list[EvidenceSpan] = []
+        names = [n for ex in examples for n in called_names(ex.source)]
+        if not names and module_name(claim.doc_path) and claim.section:
+            names = [claim.section]
+        for name in dict.fromkeys(names):
+            head, _, rest = name.partition(".")
+            # ``w.count()``: a variable's method, known here by its own name only
+            found = self._definition(name, _PRINTED) or (self._definition(rest, _PRINTED) if rest and head.islower()
+                                                         else [])
+            out += [e for e in found if e not in out]
+        return out[:_MAX_EVIDENCE]
 
     def _output_edit(self, claim: Claim, example: Example, got: str) -> tuple[int, int, list[str]] | None:
         """Doc lines ``start..end`` and what replaces them so the example expects ``got``."""

@@ -14,12 +14,14 @@ from caas_tui.review.claims.docstrings import FieldFact, parse_field
 from caas_tui.review.static.facts import type_from_text
 
 # Kinds a check can cover, in the order a rationale lists them.
-KINDS = ("names", "parameters", "arity", "type", "kind", "default", "value", "returns", "raises", "calls", "behaviour")
+KINDS = ("names", "parameters", "arity", "type", "kind", "default", "value", "returns", "raises", "calls", "behaviour",
+         "runs")
 _SAID = {
     "names": "names", "parameters": "parameter names", "arity": "arity", "type": "the stated type",
     "kind": "the described kind of parameter", "default": "the default", "value": "the stated quantity",
     "returns": "the return behaviour", "raises": "the raise behaviour", "calls": "the call behaviour it describes",
     "behaviour": "the behaviour it describes",
+    "runs": "what the code does when run",
 }
 
 _RETURNS = re.compile(r"\b(?:returns?|returning|returned|yields?|gives back|evaluates to)\b", re.IGNORECASE)
@@ -28,7 +30,14 @@ _DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b", re.IGNORECASE)
 _CALLS = re.compile(r"\b(?:is|are|gets?|be|been)\s+(?:then\s+)?(?:called|invoked)\b|\b(?:calls|invokes)\b", re.IGNORECASE)
 # "never raises", "always returns a list": a raise/return claim, judged as one.
 _ABOUT_RESULT = re.compile(r"\s+(?:\w+\s+)?(?:returns?|raises?|yields?|throws?)\b", re.IGNORECASE)
-_BEHAVIOUR = re.compile(r"\b(?:retries|retry|retried|retrying|never|always)\b", re.IGNORECASE)
+# Behaviour a sentence asserts beyond names: always/never/only, bounds, negations, timing
+# ("at once"), work done for the caller ("automatically"). Checked only where a check can.
+_BEHAVIOUR = re.compile(
+    r"\b(?:retries|retry|retried|retrying|never|always|only|at\s+most|at\s+least|does\s+not|doesn't|do\s+not|"
+    r"don't|will\s+not|won't|cannot|can't|at\s+once|immediately|right\s+away|straight\s+away|instantly|"
+    r"synchronously|automatically|for\s+you|on\s+its\s+own|by\s+itself)\b",
+    re.IGNORECASE,
+)
 NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
@@ -69,6 +78,8 @@ _IS_TYPE = re.compile(
     r"(?:tuple|list|dict|dictionary|set|frozenset|string|str|int|integer|float|bool|boolean|bytes|iterator|generator)\b",
     re.IGNORECASE,
 )
+_RESULT_COMMENT = re.compile(r"#\s*(?:->|→|=>|==|returns?\b|gives\b|prints?\b|evaluates\s+to\b|is\s+now\b)", re.IGNORECASE)
+_RAISE_COMMENT = re.compile(r"#\s*(?:->\s*)?(?:raises?|throws?)\b", re.IGNORECASE)
 # "type" is left out: in prose it is as often a category ("the space type") as a Python type.
 STRONG_KINDS = frozenset({"class", "callable", "path"})
 
@@ -132,10 +143,34 @@ def field_kinds(fact: FieldFact) -> set[str]:
 def asserted_kinds(claim: Claim) -> set[str]:
     """Assertion kinds a claim makes beyond naming things (a code block: only doctest output)."""
     if claim.kind == "code":
-        # A doctest's expected output asserts values no static check evaluates.
-        return {"returns"} if doctest_output(claim.text) else set()
+        # A doctest's expected output, or a comment stating a line's result (``# -> 3``,
+        # ``# raises KeyError``), asserts values no static check evaluates.
+        out = {"returns"} if doctest_output(claim.text) or _RESULT_COMMENT.search(claim.text) else set()
+        out |= {"raises"} if _RAISE_COMMENT.search(claim.text) else set()
+        # A block that states no result still shows that its calls work as written; names
+        # and arity are all a static check sees of that, so what it does when run stays
+        # unchecked (a stated result is the block's assertion, judged as one).
+        return out or ({"runs"} if executes(claim.text) else set())
     fact = parse_field(claim.text) if claim.kind == "field" else None
     return field_kinds(fact) if fact is not None else text_kinds(claim.text)
+
+
+_CALL_SITE = re.compile(r"[A-Za-z_][\w.]*\s*\(")
+_DECLARATION = re.compile(r"^(?:>>>\s*|\.\.\.\s*)?(?:@|def\s|class\s|async\s+def\s|import\s|from\s+\S+\s+import\s)")
+_STRINGS = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
+
+
+def executes(code: str) -> bool:
+    """A block with a call outside declarations, imports and comments: what it does when run is asserted."""
+    for raw in code.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", "//")) or _DECLARATION.match(line):
+            continue
+        if raw[:1].isspace() and not line.startswith((">>>", "...")):
+            continue  # a body line: inside a ``def`` or ``class`` it runs only when called
+        if _CALL_SITE.search(_STRINGS.sub('""', line.split(" #", 1)[0])):
+            return True
+    return False
 
 
 def doctest_output(code: str) -> bool:
@@ -157,7 +192,8 @@ def unchecked_note(checked: set[str], unchecked: set[str]) -> str:
     done = [_SAID[k] for k in KINDS if k in checked]
     todo = [_SAID[k] for k in KINDS if k in unchecked]
     head = _join(done) + " checked" if done else "nothing checked"
-    return f"{head}; {_join(todo)} {'was' if len(todo) == 1 else 'were'} not"
+    hint = " (`review --execute` runs it)" if "runs" in unchecked else ""
+    return f"{head}; {_join(todo)} {'was' if len(todo) == 1 else 'were'} not{hint}"
 
 
 def _join(items: list[str]) -> str:

@@ -13,10 +13,12 @@ from caas_tui.review.claims.mentions import dotted
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.factchecks import quantity_finding
 from caas_tui.review.static.findings import Finding, bad, ok
-from caas_tui.review.static.names import callable_mentions, section_subject, subject_before
+from caas_tui.review.static.names import callable_mentions
+from caas_tui.review.static.nouns import noun_subjects
 from caas_tui.review.static.pysig import own_nodes
 from caas_tui.review.static.raisecheck import open_ended
 from caas_tui.review.static.resolve import Def
+from caas_tui.review.static.subjects import owner_of, subject_of
 from caas_tui.review.static.units import Quantity, quantities
 
 _CALLS = re.compile(r"\b(?:calls|invokes|will call|then calls)\b", re.IGNORECASE)
@@ -97,7 +99,7 @@ def _pairs(ctx: ReviewContext, claim: Claim) -> list[tuple[Def, Def, bool]]:
     mentions = callable_mentions(ctx, claim)
     out: list[tuple[Def, Def, bool]] = []
     for m in _CALLS.finditer(claim.text):
-        caller = subject_before(ctx, claim, m.start())
+        caller = subject_of(ctx, claim, m.start())
         after = [d for pos, d in mentions if m.end() <= pos <= m.end() + 40]
         if caller is not None and after:
             out.append((caller, after[0], bool(_NEGATED.search(claim.text[max(0, m.start() - 20):m.start()]))))
@@ -143,8 +145,8 @@ def check_retries(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     qs = [q for q in quantities(claim.text) if q.family == "count"]
     if len(qs) != 1:
         return []
-    candidates = [d for _, d in callable_mentions(ctx, claim)]
-    owner = section_subject(ctx, claim)
+    candidates = [d for _, d in callable_mentions(ctx, claim)] + [d for _, d in noun_subjects(ctx, claim)]
+    owner = owner_of(ctx, claim)
     if owner is not None:
         candidates.append(owner)
     found: dict[int, tuple[Def, str]] = {}

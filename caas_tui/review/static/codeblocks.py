@@ -10,6 +10,7 @@ and is never judged.
 from __future__ import annotations
 
 import ast
+import builtins
 import textwrap
 import warnings
 
@@ -28,12 +29,18 @@ _ELEMENT_BASES = frozenset({"list", "List", "Iterator", "Iterable", "Sequence", 
 
 
 def parse_block(code: str) -> ast.Module | None:
+    parsed = parse_block_source(code)
+    return parsed[0] if parsed is not None else None
+
+
+def parse_block_source(code: str) -> tuple[ast.Module, list[str]] | None:
+    """The block's module and the source lines it was parsed from (prompts stripped, dedented)."""
     source = doctest_source(code)
     for attempt in (source, textwrap.dedent(source)):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                return ast.parse(attempt)
+                return ast.parse(attempt), attempt.split("\n")
         except (SyntaxError, ValueError, RecursionError):
             continue
     return None
@@ -45,6 +52,8 @@ class _Block:
         self.claim = claim
         self.env = env
         self.findings: list[Finding] = []
+        self.local: set[str] = set()  # every name the block binds anywhere (never read as the package's)
+        self.source: list[str] = []
 
     def line(self, node: ast.AST) -> tuple[int, int]:
         n = self.claim.start_line + getattr(node, "lineno", 1) - 1
@@ -77,6 +86,12 @@ class _Block:
                     self.bind(item.optional_vars, None)
             self.run(stmt.body)
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            # ``@post_dump(pass_many=True)`` and ``class S(Schema, metaclass=M)`` are calls and names too
+            for expr in stmt.decorator_list:
+                self.value(expr)
+            if isinstance(stmt, ast.ClassDef):
+                for expr in [*stmt.bases, *(k.value for k in stmt.keywords)]:
+                    self.value(expr)
             self.env[stmt.name] = None
             saved = dict(self.env)
             if not isinstance(stmt, ast.ClassDef):
@@ -220,16 +235,24 @@ class _Block:
         return None
 
     def implicit(self, name: str) -> Val | None:
-        """A class the block uses without importing it: the project's, if unique (in a
-        docstring: whatever that name is in the module's scope)."""
-        if not name[:1].isupper():
-            return None
+        """A name the block uses without importing it: what the package exports under it, or
+        the project's only class of that name (in a docstring: a class in the module's scope)."""
         if self.claim.doc_path.endswith((".py", ".pyi")):
+            if not name[:1].isupper():
+                return None
             res = self.ctx.resolve(name, self.claim)
             target = res.target if res.found and not res.ambiguous else None
             return Val("class", target) if target is not None and target.kind == "class" and target.is_project else None
+        if name in self.local or hasattr(builtins, name) or self.ctx.maybe_stdlib(name):
+            return None
+        # A guide's bare ``pre_load`` is the name the package exports; a bare class, the project's only one.
+        export = self.ctx.resolver.exported(name)
+        if export is not None:
+            return self.as_val(export, via_instance=False)
+        if not name[:1].isupper():
+            return None
         classes = self.ctx.resolver.classes_named(name)
-        return Val("class", classes[0]) if len(classes) == 1 and not self.ctx.maybe_stdlib(name) else None
+        return Val("class", classes[0]) if len(classes) == 1 else None
 
     def attribute(self, base: Val, expr: ast.Attribute) -> Val | None:
         res = self.ctx.resolver.member(base.defn, expr.attr)
@@ -256,6 +279,8 @@ class _Block:
             self.value(arg.value if isinstance(arg, ast.Starred) else arg)
         if fval is None or fval.kind not in ("class", "function") or not fval.defn.is_project:
             return None
+        if self.spaced(expr):
+            return None  # ``MAIN (implicit)``: a diagram or output that happens to parse, not a call
         span = self.line(expr)
         self.findings += check_call_args(self.ctx, self.claim, expr, fval.defn,
                                          on_instance=fval.bound, strict=True, line=span)
@@ -265,6 +290,14 @@ class _Block:
         node = fval.defn.node
         returns = node.returns if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
         return self.instance_of(fval.defn, returns)
+
+    def spaced(self, expr: ast.Call) -> bool:
+        """Whitespace between the callee and its ``(``, which Python code almost never has."""
+        end_line, end_col = expr.func.end_lineno, expr.func.end_col_offset
+        if end_line is None or end_col is None or not 0 < end_line <= len(self.source):
+            return False
+        rest = self.source[end_line - 1][end_col:]
+        return rest[:1] in (" ", "\t") and rest.lstrip().startswith("(")
 
     def prefixed_literals(self, expr: ast.Call, fval: Val) -> None:
         """``uri_for("res://a")`` or ``ResourceUri(path="res://a")`` when the code already
@@ -305,12 +338,30 @@ class _Block:
             ))
 
 
+def all_bound(tree: ast.Module) -> set[str]:
+    """Names bound anywhere in ``tree``: definitions, arguments, assignments, imports."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.arg):
+            out.add(node.arg)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name.split(".")[0]) for a in node.names)
+    return out
+
+
 def check_code(ctx: ReviewContext, claim: Claim) -> list[Finding]:
-    tree = parse_block(claim.text)
-    if tree is None:
+    parsed = parse_block_source(claim.text)
+    if parsed is None:
         return []
+    tree, source = parsed
     # Names bound by earlier blocks of the same doc stay bound (``scene`` from step 1).
     block = _Block(ctx, claim, ctx.doc_env(claim.doc_path, claim.section))
+    block.local = all_bound(tree)
+    block.source = source
     block.run(tree.body)
     ctx.set_doc_env(claim.doc_path, claim.section, block.env, bound_names(tree))
     return block.findings

@@ -3,7 +3,6 @@ defaults, return types and raised exceptions."""
 
 from __future__ import annotations
 
-import ast
 import re
 
 from caas_tui.models import Claim
@@ -14,21 +13,25 @@ from caas_tui.review.static.facts import (
     StatedType,
     StatedValue,
     stated_defaults,
+    stated_optional,
     stated_returns,
     type_from_text,
 )
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
 from caas_tui.review.static.flow import explicit_none_return
-from caas_tui.review.static.names import callable_mentions, section_subject, subject_before
+from caas_tui.review.static.names import callable_mentions, resolve_mention, section_subject
+from caas_tui.review.static.nouns import noun_subjects
 from caas_tui.review.static.paramchecks import check_param_entry, check_prose_kinds
-from caas_tui.review.static.pysig import Signature, Value, evaluate, none_fallback, same_value
+from caas_tui.review.static.pysig import Signature, same_value
 from caas_tui.review.static.raisecheck import reach
 from caas_tui.review.static.raiseclaims import check_raises
 from caas_tui.review.static.resolve import Def
 from caas_tui.review.static.rettypes import compare, describe, never_none, return_kinds
-from caas_tui.review.static.symdefaults import check_symbol_default
+from caas_tui.review.static.subjects import owner_of, subject_of
+from caas_tui.review.static.symdefaults import check_symbol_default, resolved_default
 from caas_tui.review.static.testchecks import check_tests
 from caas_tui.review.static.units import Quantity, matches, quantities, restate
+from caas_tui.review.static.worddefaults import check_word_defaults
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _TYPE_NAMES = frozenset({"int", "str", "float", "bool", "bytes", "list", "dict", "tuple", "set", "object", "callable"})
@@ -91,7 +94,7 @@ def _check_default(ctx: ReviewContext, claim: Claim, sig: Signature, param: str,
         return [bad("contradicted", check, f"`{param}` of `{label}` is required; it has no default", ev, aspect="default")]
     if sv.symbol:
         return check_symbol_default(ctx, claim, sig, param, sv, label)
-    actual = _resolved_default(ctx, sig, param, p.default, none_stated=sv.literal and sv.value is None)
+    actual = resolved_default(ctx, sig, param, p.default, none_stated=sv.literal and sv.value is None)
     if actual is None:
         return []
     via = [ctx.evidence(d) for d in actual.via]
@@ -114,23 +117,12 @@ def _check_default(ctx: ReviewContext, claim: Claim, sig: Signature, param: str,
     return [bad("contradicted", f"{check} is {sv.text}", f"`{label}` defaults `{param}` to {actual.source}{where}, not {sv.text}", ev, *via, edit=edit, aspect="default")]
 
 
-def _resolved_default(ctx: ReviewContext, sig: Signature, param: str, default: ast.expr, *, none_stated: bool) -> Value | None:
-    mod = Def("module", sig.fn.module.name, sig.fn.module) if sig.fn.module else None
-    actual = evaluate(default, mod, ctx.resolver)
-    if actual is not None and actual.value is None and not none_stated:
-        # ``tab_size=None`` documented as "defaults to 8": fine if the body puts 8 in.
-        replaced, fallback = none_fallback(sig.fn, param)
-        if replaced:
-            return evaluate(fallback, mod, ctx.resolver) if fallback is not None else None
-    return actual
-
-
 def _check_quantity(ctx: ReviewContext, claim: Claim, sig: Signature, param: str, q: Quantity, label: str) -> list[Finding]:
     """``every 250 ms`` against the resolved default (``0.5``), in any unit reading the name allows."""
     p = sig.named(param)
     if p is None or p.kind in ("var", "varkw") or p.default is None:
         return []
-    actual = _resolved_default(ctx, sig, param, p.default, none_stated=False)
+    actual = resolved_default(ctx, sig, param, p.default, none_stated=False)
     if actual is None or isinstance(actual.value, bool) or not isinstance(actual.value, (int, float)):
         return []
     verdict = matches(q, param, float(actual.value))
@@ -157,13 +149,41 @@ def quantity_finding(ctx: ReviewContext, claim: Claim, subject: Def, param: str,
     return _check_quantity(ctx, claim, sig, param, q, _label(sig.fn) if subject.kind == "function" else subject.short)
 
 
-def _param_before(text: str, offset: int, candidates: set[str]) -> str | None:
+def _param_before(text: str, offset: int, candidates: set[str], plain: set[str] | None = None) -> str | None:
     names = [m.name for m in find_mentions(text) if m.origin == "code" and 0 <= m.start < offset and "." not in m.name]
     names += [s.strip() for s in code_spans(text[:offset]) if _IDENT.fullmatch(s.strip())]
     for name in reversed(names):
         if name in candidates:
             return name
+    # In plain words: "the read timeout defaults to 5 s" names ``read_timeout``.
+    head = re.sub(r"(`+)(.+?)\1", " ", text[:max(offset, 0)]).lower()
+    # Only parameters that have a default can be what "defaults to" is about in words.
+    spelled = [(head.rfind(f" {n.replace('_', ' ')} "), n) for n in (plain or set()) if len(n) >= 4 and n[:1] != "_"]
+    spelled = [(pos, n) for pos, n in spelled if pos >= 0]
+    if spelled:
+        best = max(pos for pos, _ in spelled)
+        at_best = [n for pos, n in spelled if pos == best]
+        longest = max(at_best, key=len)
+        return longest
     return None
+
+
+def _constructor_attributes(ctx: ReviewContext, claim: Claim) -> list[tuple[int, Def, str]]:
+    """(offset, class, name) for each ``Cls.attr`` the claim names whose constructor takes
+    a parameter of that name: "`Scene.fixed_dt` defaults to ..." is about that parameter."""
+    out: list[tuple[int, Def, str]] = []
+    for m in find_mentions(claim.text):
+        if "." not in m.name or m.origin == "ident":
+            continue
+        res = resolve_mention(ctx, claim, m)
+        target = res.target if res.found and not res.ambiguous else None
+        owner = target.owner if target is not None else None
+        if target is None or target.kind != "attribute" or owner is None or owner.kind != "class":
+            continue
+        sig = _sig_for(ctx, owner)
+        if sig is not None and sig.named(target.short) is not None:
+            out.append((m.start, owner, target.short))
+    return out
 
 
 def check_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
@@ -188,20 +208,28 @@ def check_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, sub
             findings += _check_quantity(ctx, claim, sig, name, q, label)
         return findings
     candidates = [d for _, d in callable_mentions(ctx, claim)]
-    owner = section_subject(ctx, claim)
+    owner = owner_of(ctx, claim)
     if owner is not None:
         candidates.append(owner)
+    attrs = _constructor_attributes(ctx, claim)
+    candidates += [cls for _, cls, _ in attrs]
+    candidates += [cls for _, cls in noun_subjects(ctx, claim)]
     pairs = [(d, s) for d, s in ((d, _sig_for(ctx, d)) for d in candidates) if s is not None]
     if not pairs:
         return []
     names = {p.name for _, s in pairs for p in s.params}
+    with_default = {p.name for _, s in pairs for p in s.params if p.default is not None}
     # A quantity in prose states a default only where the sentence talks about defaults.
     qs = quantities(claim.text) if re.search(r"\bdefault", claim.text, re.IGNORECASE) else []
     stated: list[StatedValue | Quantity] = [
         sv for sv in stated_defaults(claim.text) if not any(q.start <= sv.start < q.start + len(q.text) for q in qs)
     ]
     for item in [*stated, *qs]:
-        param = (item.param if isinstance(item, StatedValue) else None) or _param_before(claim.text, item.start, names)
+        param = (item.param if isinstance(item, StatedValue) else None) \
+            or _param_before(claim.text, item.start, names, with_default)
+        if param is None:
+            hinted = {name for pos, _, name in attrs if pos < item.start}
+            param = next(iter(hinted)) if len(hinted) == 1 else None
         if param is None:
             continue
         having = {id(s.fn.node): (d, s) for d, s in pairs if s.named(param) is not None}
@@ -222,10 +250,10 @@ def _check_return(ctx: ReviewContext, claim: Claim, subject: Def, stated: Stated
         return []
     kinds = return_kinds(ctx, subject)
     if kinds is None:
-        return _check_none(ctx, subject, stated)
+        return _check_none(ctx, claim, subject, stated)
     verdict = compare(ctx, stated, kinds, claim)
     if verdict is None:
-        return _check_none(ctx, subject, stated)
+        return _check_none(ctx, claim, subject, stated)
     said = stated.name or stated.kind or token
     check = f"`{_label(subject)}` returns {said}"
     ev = ctx.evidence(subject)
@@ -238,7 +266,12 @@ def _check_return(ctx: ReviewContext, claim: Claim, subject: Def, stated: Stated
     return [bad("contradicted", check, f"`{_label(subject)}` returns {actual}, not {said}", ev, edit=edit, aspect="returns")]
 
 
-def _check_none(ctx: ReviewContext, subject: Def, stated: StatedType) -> list[Finding]:
+# A ``[]`` lookup raises only when the key is missing; the value found may itself be None.
+_MISSING = re.compile(r"\b(?:missing|absent|not\s+(?:found|present|there|set|in)|unknown|no\s+such|"
+                      r"does\s+not\s+exist|doesn't\s+exist|nonexistent|non-existent)\b", re.IGNORECASE)
+
+
+def _check_none(ctx: ReviewContext, claim: Claim, subject: Def, stated: StatedType) -> list[Finding]:
     """"returns None for a missing key" where the code can't return None and raises instead."""
     if stated.kind != "None" or stated.name is not None:
         return []
@@ -249,7 +282,7 @@ def _check_none(ctx: ReviewContext, subject: Def, stated: StatedType) -> list[Fi
     raised = [q.rsplit(".", 1)[-1] for q in reached.raised]
     if raised:
         instead = "it raises " + ", ".join(f"`{r}`" for r in raised)
-    elif reached.subscripts:
+    elif reached.subscripts and _MISSING.search(claim.text):
         instead = "its `[]` lookups raise instead (`KeyError`/`IndexError`)"
     else:
         return []
@@ -257,6 +290,17 @@ def _check_none(ctx: ReviewContext, subject: Def, stated: StatedType) -> list[Fi
     ev = [ctx.evidence(subject)] + [ctx.evidence(d) for d in reached.evidence[:2]]
     return [bad("contradicted", check, f"`{_label(subject)}` never returns None ({why}); {instead}", *ev,
                 aspect="returns")]
+
+
+def _check_optional(ctx: ReviewContext, claim: Claim, subject: Def) -> list[Finding]:
+    """"returns X, or None": None must be a possible result (annotation or return paths)."""
+    if subject.kind != "function":
+        return []
+    kinds = return_kinds(ctx, subject)
+    check = f"`{_label(subject)}` may return None"
+    if kinds is not None and "None" in kinds:
+        return [ok(check, ctx.evidence(subject), aspect="returns")]
+    return _check_none(ctx, claim, subject, StatedType("None", None, 0))
 
 
 def check_returns(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
@@ -269,14 +313,23 @@ def check_returns(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subj
         out: list[Finding] = []
         for st in stated_returns("returns " + fact.desc):
             out += _check_return(ctx, claim, subject, st, _token_at(fact.desc, st.start - len("returns ")))
+        if stated_optional("returns " + fact.desc) is not None:
+            out += _check_optional(ctx, claim, subject)
         return out
     out = []
+    at = stated_optional(claim.text)
+    if at is not None and not _IF_RETURNS.search(claim.text[max(0, at - 60):at]):
+        optional_subject = subject_of(ctx, claim, at)
+        if optional_subject is not None:
+            out += _check_optional(ctx, claim, optional_subject)
     for st in stated_returns(claim.text):
-        subj = subject_before(ctx, claim, st.start)
+        subj = subject_of(ctx, claim, st.start)
         if subj is None:
             continue
         if _IF_RETURNS.search(claim.text[max(0, st.start - 60):st.start]):
             continue  # "if it returns ``True``, ...": a condition on something else, not a claim
+        if _parameter_returns(ctx, subj, claim.text[:st.start]):
+            continue  # "*pred* returns ``True``": what a callable argument returns
         if _NEG_RETURN.search(claim.text[max(0, st.start - 40):st.start]):
             out += _check_never_none(ctx, subj, st)
         else:
@@ -284,9 +337,20 @@ def check_returns(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subj
     return out
 
 
-_IF_RETURNS = re.compile(r"\b(?:if|when|unless|whether|once)\s+(?:[^\s,`]+\s+){0,3}?(?:returns?|yields?)\s+(?:\w+\s+)?$",
+_IF_RETURNS = re.compile(r"\b(?:if|when|unless|whether|once|which|whom|where)\s+(?:[^\s,`]+\s+){0,3}?(?:returns?|yields?)\s+(?:\w+\s+)?$",
                          re.IGNORECASE)
 _NEG_RETURN = re.compile(r"(?:\bnever|\bnot|n't)\s+(?:\w+\s+)?(?:returns?|yields?)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+_WORD_BEFORE_RETURNS = re.compile(r"[*`_]*([A-Za-z_]\w*)[*`_]*\s+(?:\w+\s+)?(?:returns?|yields?)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def _parameter_returns(ctx: ReviewContext, subject: Def, before: str) -> bool:
+    m = _WORD_BEFORE_RETURNS.search(before)
+    if m is None:
+        return False
+    sig = ctx.signature(subject) if subject.kind == "function" else ctx.call_signature(subject, on_instance=True)
+    return sig is not None and sig.named(m.group(1)) is not None
 
 
 def _check_never_none(ctx: ReviewContext, subject: Def, stated: StatedType) -> list[Finding]:
@@ -312,6 +376,7 @@ def check_facts(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         findings += check_field_params(ctx, claim, fact, subject)
         findings += check_param_entry(ctx, claim, fact, subject)
     findings += check_defaults(ctx, claim, fact, subject)
+    findings += check_word_defaults(ctx, claim, fact, subject)
     findings += check_returns(ctx, claim, fact, subject)
     findings += check_raises(ctx, claim, fact, subject)
     if fact is None:

@@ -36,7 +36,7 @@ _MORE_VALUES = re.compile(
     + "|".join(rf"{w}\b" for w in _TYPE_WORDS) + ")",
     re.IGNORECASE,
 )
-_RAISES = re.compile(r"\b(?:raises?|throws?)\s+(?:an?\s+)?(``[^`]+``|`[^`]+`|:(?:py:)?(?:exc|class|obj):`[^`]+`|[A-Z]\w*(?:\.\w+)*)")
+_RAISES = re.compile(r"\b(?i:raises?|throws?)\s+(?:(?i:an?)\s+)?(``[^`]+``|`[^`]+`|:(?:py:)?(?:exc|class|obj):`[^`]+`|[A-Z]\w*(?:\.\w+)*)")
 
 
 _ROLE = re.compile(r":[\w:]+:`~?(?:[^`<]*<)?~?([A-Za-z_][\w.]*?)(?:\(\))?>?`")
@@ -69,6 +69,10 @@ def parse_value(token: str) -> tuple[object, bool]:
         return text, False
 
 
+_TELLS_TO_SET = re.compile(r"\b(?:set|setting|pass|passing|use|using|specify|provide|override|change|give)\s+"
+                           r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+
+
 def stated_defaults(text: str) -> list[StatedValue]:
     """``defaults to 1e-3``, ``(default: 10)``, ```x` by default``, ```tol=1e-3```."""
     out: list[StatedValue] = []
@@ -92,6 +96,8 @@ def stated_defaults(text: str) -> list[StatedValue]:
     # ```tolerance=1e-3``` states a default only where the sentence talks about defaults
     # (elsewhere it is an example value: "pass ``total=None`` for an open-ended bar").
     for m in (_KWARG_SPAN.finditer(text) if re.search(r"\bdefault", text, re.IGNORECASE) else ()):
+        if _TELLS_TO_SET.search(text[max(0, m.start() - 40):m.start()]):
+            continue  # "set ``unknown=None`` ... to make this the default": advice, not the default
         value, literal = parse_value(m.group(3))
         if literal:
             out.append(StatedValue(m.group(3).strip(), value, True, m.start(3), param=m.group(2)))
@@ -141,8 +147,22 @@ def type_from_text(text: str) -> StatedType | None:
     return None
 
 
+_COUNT = re.compile(r"\b(?:returns?|yields?)\s+(?:back\s+)?(?:the|a)\s+(?:total\s+)?(?:number|count)\s+of\b", re.IGNORECASE)
+# "returns the first entity carrying `tag`, or `None`": the result may be None.
+_OR_NONE = re.compile(
+    r"\b(?:returns?|yields?)\b[^.;:]*?,\s+or\s+(?::data:`None`|``None``|`None`|None\b)(?!\s*(?:and|or|never)\b)",
+    re.IGNORECASE,
+)
+
+
+def stated_optional(text: str) -> int | None:
+    """Offset of the ``returns`` of a "returns X, or None" statement, or None."""
+    m = _OR_NONE.search(text)
+    return m.start() if m else None
+
+
 def stated_returns(text: str) -> list[StatedType]:
-    out: list[StatedType] = []
+    out: list[StatedType] = [StatedType("int", None, m.start()) for m in _COUNT.finditer(text)]
     for m in _RETURNS.finditer(text):
         token = m.group(2)
         if not token.startswith(("`", ":")):

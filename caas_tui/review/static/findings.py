@@ -26,7 +26,7 @@ class Edit:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    status: str  # ok | contradicted | incomplete
+    status: str  # ok | contradicted | incomplete | unchecked (asserted, but no check can decide it)
     check: str  # the fact, e.g. "`Scene.spawn` has parameter `tolerance`"
     rationale: str = ""
     evidence: tuple[EvidenceSpan, ...] = ()
@@ -116,7 +116,10 @@ def verdict_for(
     failed = {f.check for f in findings if f.status != "ok"}
     checks = tuple(dict.fromkeys(f.check for f in findings if f.status == "ok" and f.check not in failed))
     asserted = asserted_kinds(claim) if asserted is None else asserted
-    covered = {a for f in findings for a in f.aspects}
+    # A kind with an undecidable part (a keyword a ``**kwargs`` takes) is asserted and not covered.
+    undecided = {a for f in findings if f.status == "unchecked" for a in f.aspects}
+    asserted = asserted | undecided
+    covered = {a for f in findings if f.status != "unchecked" for a in f.aspects} - undecided
     cover = coverage(asserted, covered)
     if contradicted or incomplete:
         worst = contradicted or incomplete
@@ -132,7 +135,9 @@ def verdict_for(
         evidence = _dedupe([e for f in findings for e in f.evidence])
         unchecked = asserted - covered
         if unchecked:
-            rationale = unchecked_note(covered, unchecked) + " (checked: " + "; ".join(checks) + ")"
+            why = "; ".join(dict.fromkeys(f.rationale for f in findings if f.status == "unchecked" and f.rationale))
+            rationale = unchecked_note(covered, unchecked) + (f" ({why})" if why else "") \
+                + (" (checked: " + "; ".join(checks) + ")" if checks else "")
             return Verdict(claim.id, "unverified", REVIEWER, rationale, evidence, None, checks=checks, coverage=cover)
         rationale = "checked: " + "; ".join(checks)
         return Verdict(claim.id, "consistent", REVIEWER, rationale, evidence, None, checks=checks, coverage=cover)

@@ -128,8 +128,9 @@ def handles_without_raising(fn: Def, params: set[str]) -> str | None:
     return None
 
 
-def own_raise_outside_try(fn: Def, names: set[str]) -> ast.Raise | None:
-    """A ``raise`` of one of ``names`` in ``fn``'s own body that no ``try`` around it can catch."""
+def own_raise_outside_try(fn: Def, names: set[str] | None) -> ast.Raise | None:
+    """A ``raise`` of one of ``names`` (None: of anything, re-raises aside) in ``fn``'s own
+    body that no ``try`` around it can catch."""
     if fn.node is None:
         return None
     guarded: set[int] = set()
@@ -140,6 +141,74 @@ def own_raise_outside_try(fn: Def, names: set[str]) -> ast.Raise | None:
     for n in own_nodes(fn.node):
         if isinstance(n, ast.Raise) and n.exc is not None and id(n) not in guarded:
             target = n.exc.func if isinstance(n.exc, ast.Call) else n.exc
-            if (dotted(target) or "").rsplit(".", 1)[-1] in names:
+            name = dotted(target) or ""
+            if (names is None and name[:1].isupper()) or (names is not None and name.rsplit(".", 1)[-1] in names):
                 return n
     return None
+
+
+def translating_handlers(fn: Def) -> list[tuple[ast.ExceptHandler, str]] | None:
+    """For a body whose every call sits inside a ``try``: each ``except`` clause that raises
+    another exception (``except OSError as e: raise TransportError(...) from e``), with
+    that exception's name. None when some call runs outside every ``try`` or a handler
+    can end without raising something named."""
+    node = fn.node
+    if node is None:
+        return None
+    own = own_nodes(node)
+    tries = [n for n in own if isinstance(n, ast.Try)]
+    if not tries:
+        return None
+    guarded: set[int] = set()
+    handled: set[int] = set()
+    out: list[tuple[ast.ExceptHandler, str]] = []
+    for t in tries:
+        for s in t.body:
+            guarded.update(id(x) for x in ast.walk(s))
+        for h in t.handlers:
+            handled.update(id(x) for x in ast.walk(h))
+            last = h.body[-1] if h.body else None
+            if not isinstance(last, ast.Raise) or last.exc is None:
+                return None
+            target = last.exc.func if isinstance(last.exc, ast.Call) else last.exc
+            name = dotted(target)
+            if not name or not name.rsplit(".", 1)[-1][:1].isupper():
+                return None
+            out.append((h, name))
+    constructing = {id(n.exc) for n in own if isinstance(n, ast.Raise) and isinstance(n.exc, ast.Call)}
+    for n in own:
+        if isinstance(n, (ast.Call, ast.Subscript)) and id(n) not in guarded and id(n) not in handled \
+                and id(n) not in constructing:
+            return None
+    return out
+
+
+def raise_guards(fn: Def, names: set[str]) -> list[set[str]]:
+    """For each ``raise`` of one of ``names`` in ``fn``'s own body: the names its enclosing
+    ``if``/``while`` tests read (what the raise depends on)."""
+    node = fn.node
+    if node is None:
+        return []
+    parents: dict[int, ast.AST] = {}
+    for parent in ast.walk(node):
+        for child in ast.iter_child_nodes(parent):
+            parents[id(child)] = parent
+    out: list[set[str]] = []
+    for n in own_nodes(node):
+        if not isinstance(n, ast.Raise) or n.exc is None:
+            continue
+        target = n.exc.func if isinstance(n.exc, ast.Call) else n.exc
+        if (dotted(target) or "").rsplit(".", 1)[-1] not in names:
+            continue
+        read: set[str] = set()
+        cur = parents.get(id(n))
+        below: ast.AST = n
+        while cur is not None and cur is not node:
+            if isinstance(cur, (ast.If, ast.While)):
+                read |= {x.id for x in ast.walk(cur.test) if isinstance(x, ast.Name)}
+            elif isinstance(cur, ast.Try) and isinstance(below, ast.ExceptHandler):
+                # raised from a handler: it depends on what the guarded body ran with
+                read |= {x.id for s in cur.body for x in ast.walk(s) if isinstance(x, ast.Name)}
+            below, cur = cur, parents.get(id(cur))
+        out.append(read)
+    return out

@@ -13,6 +13,7 @@ from caas_tui.review.claims.mentions import Mention, dotted, find_mentions
 from caas_tui.review.claims.nonpython import not_a_python_name
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
+from caas_tui.review.static.pysig import Signature
 from caas_tui.review.static.resolve import UNKNOWN, Def, Resolution, external_object
 from caas_tui.review.textutil import counted
 
@@ -126,6 +127,16 @@ def unbound_in_docstring(ctx: ReviewContext, claim: Claim, m: Mention) -> Findin
     return missing_finding(ctx, claim, m.name, mod, m.name, f"in `{src.name}` (it neither defines nor imports it)")
 
 
+def read_as_key(ctx: ReviewContext, name: str) -> bool:
+    """The code has ``name`` as a string (a key it reads); for ``pkg.key`` with ``pkg`` a
+    top-level package, the lower-case ``key`` alone will do (``S('reload_templates', ...)``)."""
+    literals = ctx.project.string_literals()
+    if name in literals:
+        return True
+    head, _, key = name.partition(".")
+    return head in ctx.project.packages and "." not in key and key.islower() and key in literals
+
+
 def check_mentions(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     findings: list[Finding] = []
     for m in judged_mentions(claim):
@@ -150,6 +161,8 @@ def check_mentions(ctx: ReviewContext, claim: Claim) -> list[Finding]:
             if m.origin != "role" and not_a_python_name(m.name, claim.text, m.start, "\n".join(
                     ctx.doc_lines(claim.doc_path)), qualified=ctx.project.is_project(m.name)):
                 continue  # ``app.py``, the endpoint ``admin.index``: a file or a string, not a symbol
+            if m.origin != "role" and read_as_key(ctx, m.name):
+                continue  # ``pyramid.reload_templates``: a settings key the code reads, not a symbol
             findings.append(missing_finding(ctx, claim, m.name, res.owner, res.member))
     return findings
 
@@ -210,6 +223,15 @@ def subject_before(ctx: ReviewContext, claim: Claim, offset: int) -> Def | None:
     return None
 
 
+def varkw_unchecked(ctx: ReviewContext, sig: Signature, fn_name: str, name: str) -> Finding:
+    """``name`` is not a named parameter, and ``**kwargs`` may take it: undecidable here."""
+    varkw = next((p.name for p in sig.params if p.kind == "varkw"), "kwargs")
+    ev = ctx.evidence(sig.fn)
+    return Finding("unchecked", f"`{fn_name}` takes `{name}`",
+                   f"`{fn_name}` has no parameter `{name}` but takes `**{varkw}`, which may accept it",
+                   (ev,) if ev is not None else (), None, ("parameters",))
+
+
 def check_call_args(
     ctx: ReviewContext, claim: Claim, call: ast.Call, target: Def, *, on_instance: bool,
     strict: bool, line: tuple[int, int] | None = None,
@@ -235,7 +257,9 @@ def check_call_args(
         p = params.get(kw.arg)
         if p is not None and p.kind != "posonly":
             findings.append(ok(f"`{fn_name}` has parameter `{kw.arg}`", ev, aspect="parameters"))
-        elif not sig.has_varkw:
+        elif sig.has_varkw:
+            findings.append(varkw_unchecked(ctx, sig, fn_name, kw.arg))
+        else:
             passed = {k.arg for k in call.keywords if k.arg} | {p.name for p in sig.positional[: len(call.args)]}
             pool = {q for q, pp in params.items() if pp.kind != "posonly" and q not in passed}
             sug = ctx.suggest(sig.fn, kw.arg, pool)
@@ -280,7 +304,7 @@ def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                tree = ast.parse(m.raw.strip(), mode="eval")
+                tree = ast.parse(m.raw.strip().removeprefix("@"), mode="eval")
         except (SyntaxError, ValueError, RecursionError):
             continue
         call = tree.body
@@ -292,8 +316,11 @@ def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         res = resolve_mention(ctx, claim, m)
         if not res.found or res.ambiguous or res.target is None or not res.target.is_project:
             continue
-        if "." not in name and res.target.kind != "class":
-            continue  # ``progress(done, total)``: a bare name may be any callable (a parameter, a callback)
+        export = ctx.resolver.exported(name) if "." not in name and res.target.kind != "class" else None
+        if "." not in name and res.target.kind != "class" and (export is None or export.node is not res.target.node):
+            # ``progress(done, total)``: a bare name may be any callable (a parameter, a callback),
+            # unless it is what the package exports under that name (``pre_load(pass_many=True)``)
+            continue
         # ``Scene.spawn(x)`` in prose means "call spawn on a scene"; written with arguments
         # (and no ``...``) it is a call like one in a code block, judged the same way.
         findings.extend(check_call_args(ctx, claim, call, res.target, on_instance=True, strict=True))

@@ -9,6 +9,7 @@ path guard.
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -172,6 +173,7 @@ class Project:
         # "a.b" is a package if it has an __init__ or any submodule a.b.x is indexed.
         self.package_names = {".".join(n.split(".")[:i]) for n in self.paths for i in range(1, n.count(".") + 1)}
         self._cache: dict[str, ModuleSource | None] = {}
+        self._literals: frozenset[str] | None = None
 
     def is_project(self, dotted: str) -> bool:
         return dotted.split(".")[0] in self.packages
@@ -213,6 +215,20 @@ class Project:
     def submodules(self, name: str) -> set[str]:
         prefix = name + "."
         return {n[len(prefix):].split(".")[0] for n in (*self.paths, *self.package_names) if n.startswith(prefix)}
+
+    def string_literals(self) -> frozenset[str]:
+        """Every identifier-like string constant in the project's code (``'pyramid.includes'``,
+        ``'reload_templates'``): keys the code reads, which a doc may name like symbols."""
+        if self._literals is None:
+            found: set[str] = set()
+            for src in self.all_modules():
+                assert src.tree is not None
+                for node in ast.walk(src.tree):
+                    if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 200 \
+                            and re.fullmatch(r"[A-Za-z_][\w.]*", node.value):
+                        found.add(node.value)
+            self._literals = frozenset(found)
+        return self._literals
 
     def all_modules(self) -> list[ModuleSource]:
         out = []

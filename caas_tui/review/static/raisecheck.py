@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from caas_tui.models import Claim
 from caas_tui.review.claims.mentions import dotted
 from caas_tui.review.static.context import ReviewContext
-from caas_tui.review.static.pysig import raise_facts
+from caas_tui.review.static.pysig import own_nodes, raise_facts
 from caas_tui.review.static.resolve import Def
 
 _MAX_DEPTH = 3
@@ -44,16 +44,21 @@ class Reach:
     external_calls: bool = False  # calls we can't see into (may raise builtins)
     subscripts: bool = False
     evidence: list[Def] = field(default_factory=list)  # functions that raise
+    # Raised through calls that resolve exactly: ``obj.method()`` on an untyped object is
+    # followed into every project method of that name, which can say "nothing raises X"
+    # but not "X is raised".
+    certain: set[str] = field(default_factory=set)
+    own: set[str] = field(default_factory=set)  # raised by the function's own ``raise`` statements
 
 
 def reach(ctx: ReviewContext, fn: Def) -> Reach:
     out = Reach()
-    seen: set[int] = set()
+    seen: set[tuple[int, bool]] = set()
 
-    def visit(f: Def, depth: int) -> None:
-        if f.node is None or id(f.node) in seen or f.module is None:
+    def visit(f: Def, depth: int, exact: bool = True) -> None:
+        if f.node is None or f.module is None or (id(f.node), exact) in seen or (id(f.node), True) in seen:
             return
-        seen.add(id(f.node))
+        seen.add((id(f.node), exact))
         if depth > _MAX_DEPTH:
             out.opaque = True
             return
@@ -64,20 +69,30 @@ def reach(ctx: ReviewContext, fn: Def) -> Reach:
             res = ctx.resolver.resolve_in(f.module, name)
             if res.found and res.target is not None and res.target.kind in ("class", "external"):
                 out.raised.setdefault(res.target.qualname, res.target)
+                if exact:
+                    out.certain.add(res.target.qualname)
+                if depth == 0:
+                    out.own.add(res.target.qualname)
                 if f not in out.evidence:
                     out.evidence.append(f)
             else:
                 out.opaque = True
+        local = _local_names(f)
         for call in facts.calls:
-            for target in _call_targets(ctx, f, call):
+            if call in local:
+                out.opaque = True  # a callable held in a variable or argument may raise anything
+                continue
+            targets = call_targets(ctx, f, call)
+            sure = exact and _resolves_exactly(ctx, f, call)
+            for target in targets:
                 if target is None:
                     out.external_calls = True
                 elif target.kind == "function":
-                    visit(target, depth + 1)
+                    visit(target, depth + 1, sure)
                 elif target.kind == "class":
                     init = ctx.resolver.member(target, "__init__")
                     if init.found and init.target is not None and init.target.kind == "function":
-                        visit(init.target, depth + 1)
+                        visit(init.target, depth + 1, sure)
 
     visit(fn, 0)
     for made in _returned_callables(ctx, fn):
@@ -108,7 +123,27 @@ def _returned_callables(ctx: ReviewContext, fn: Def) -> list[Def]:
     return out
 
 
-def _call_targets(ctx: ReviewContext, f: Def, call: str) -> list[Def | None]:
+def _local_names(f: Def) -> set[str]:
+    """Parameters and names the function assigns (``self``/``cls`` aside)."""
+    node = f.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return set()
+    names = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)} - {"self", "cls"}
+    for n in own_nodes(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            names.add(n.id)
+    return names
+
+
+def _resolves_exactly(ctx: ReviewContext, f: Def, call: str) -> bool:
+    """The call's target is known, not guessed from its method name."""
+    parts = call.split(".")
+    if len(parts) == 2 and parts[0] in ("self", "cls") and f.owner is not None:
+        return ctx.resolver.member(f.owner, parts[1]).found
+    return f.module is not None and ctx.resolver.resolve_in(f.module, call).found
+
+
+def call_targets(ctx: ReviewContext, f: Def, call: str) -> list[Def | None]:
     """Definitions a call may reach (None: something outside the project)."""
     assert f.module is not None
     parts = call.split(".")
@@ -164,8 +199,10 @@ def judge(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[bool | None, Reach]:
     """True: something in reach raises ``exc`` (or a subclass); False: nothing can;
     None: can't tell."""
     r = reach(ctx, fn)
-    if any(is_subclass(ctx, raised, exc) for raised in r.raised.values()):
+    if any(is_subclass(ctx, raised, exc) for q, raised in r.raised.items() if q in r.certain):
         return True, r
+    if any(is_subclass(ctx, raised, exc) for raised in r.raised.values()):
+        return None, r  # only through a call guessed by its method name
     if r.opaque:
         return None, r
     if exc.is_project:
@@ -177,6 +214,11 @@ def judge(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[bool | None, Reach]:
     if not r.raised and (exc.qualname in IMPLICIT or not isinstance(exc.value, type) or open_ended(ctx, fn)):
         return None, r
     return False, r
+
+
+def raised_itself(ctx: ReviewContext, r: Reach, exc: Def) -> bool:
+    """``exc`` (or a subclass) is raised by the function's own body, not only deeper down."""
+    return any(is_subclass(ctx, r.raised[q], exc) for q in r.own if q in r.raised)
 
 
 def open_ended(ctx: ReviewContext, fn: Def) -> bool:

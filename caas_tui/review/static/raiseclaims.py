@@ -4,21 +4,41 @@ stated condition by returning or clamping instead."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import FieldFact
+from caas_tui.review.claims.mentions import dotted
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.ctorclaims import about_construction
 from caas_tui.review.static.facts import stated_raises
 from caas_tui.review.static.findings import Finding, bad, ok
-from caas_tui.review.static.flow import handles_without_raising, own_raise_outside_try
-from caas_tui.review.static.names import subject_before
-from caas_tui.review.static.raisecheck import IMPLICIT, clamps, is_subclass, judge, open_ended, stated_exception
+from caas_tui.review.static.flow import (
+    handles_without_raising,
+    own_raise_outside_try,
+    raise_guards,
+    translating_handlers,
+)
+from caas_tui.review.static.raisecheck import (
+    IMPLICIT,
+    clamps,
+    is_subclass,
+    judge,
+    open_ended,
+    raised_itself,
+    reach,
+    stated_exception,
+)
 from caas_tui.review.static.resolve import Def
+from caas_tui.review.static.subjects import subject_of
 
 _NEGATED = re.compile(r"(?:\bnever|\bnot|n't|\bnor|\bwithout)\s+(?:\w+\s+)?$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.;](?:\s|$)")
+_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|for|on|while|once|after|before|with)\b", re.IGNORECASE)
+# "raises" with nothing after it that names an exception or a condition.
+_BARE_RAISE = re.compile(r"(?:raises?|throws?)\s*(?:$|,?\s*(?:even|at\s+all|anything|any\s+exception|an\s+exception)\b)",
+                         re.IGNORECASE)
 
 
 def _label(fn: Def) -> str:
@@ -41,15 +61,18 @@ def stated_raise_claims(ctx: ReviewContext, claim: Claim, fact: FieldFact | None
             return [(subject, fact.name, False, fact.desc)]
         return []
     out: list[tuple[Def, str, bool, str]] = []
-    for m in re.finditer(r"\b(?:raises?|throws?)\b", claim.text):
-        subj = subject_before(ctx, claim, m.start())
+    for m in re.finditer(r"\b(?:raises?|throws?)\b", claim.text, re.IGNORECASE):
+        subj = subject_of(ctx, claim, m.start())
         if subj is None:
             continue
         rest = claim.text[m.start():m.start() + 160]
         end = _SENTENCE_END.search(rest)
         rest = rest[: end.start()] if end else rest
         negated = bool(_NEGATED.search(claim.text[max(0, m.start() - 30):m.start()]))
-        out += [(subj, name, negated, rest) for name in stated_raises(rest)[:1]]
+        names = stated_raises(rest)[:1]
+        if not names and negated and _BARE_RAISE.match(rest) and not _CONDITION.search(claim.text[:m.start()]):
+            names = [""]  # "never raises." / "does not raise, even ...": nothing may escape it
+        out += [(subj, name, negated, rest) for name in names]
     return out
 
 
@@ -65,6 +88,9 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
             subj = init.target
         if subj.kind != "function":
             continue
+        if not name:
+            findings += _check_never_any(ctx, subj)
+            continue
         exc = stated_exception(ctx, name, claim)
         if exc is None:
             continue
@@ -75,6 +101,12 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
         result, reached = judge(ctx, subj, exc)
         ev = [ctx.evidence(subj)] + [ctx.evidence(d) for d in reached.evidence[:2]]
         check = f"`{label}` raises `{name}`"
+        translated = _translated(ctx, subj, exc)
+        if translated is not None:
+            caught, instead = translated
+            findings.append(bad("contradicted", check, f"`{label}` catches `{caught}` (which covers `{name}`) around "
+                                f"everything it runs and raises `{instead}` instead", *ev, aspect="raises"))
+            continue
         if result is None and not reached.opaque and exc.qualname not in IMPLICIT and not open_ended(ctx, subj) \
                 and not _related_raised(ctx, reached, exc):
             # Calls leave the project, so a builtin exception may come from there -- unless
@@ -90,7 +122,11 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
         if result is None:
             continue
         if result:
-            findings.append(ok(check, *ev, aspect="raises"))
+            # "raises X when <condition>": that X can be raised is checked; the condition only
+            # when an own ``raise X`` is guarded by a name the condition uses ("for a missing
+            # ``key``" over ``if key not in self._data``).
+            conditioned = bool(_CONDITION.search(condition)) and not _guard_matches(ctx, subj, exc, condition)
+            findings.append(ok(check, *ev, aspect="names" if conditioned else "raises"))
             continue
         raised = ", ".join(f"`{q.rsplit('.', 1)[-1]}`" for q in reached.raised)
         instead = f"it raises {raised}" if raised else "nothing it runs raises anything"
@@ -98,6 +134,51 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
             instead += "; it clamps the value with `min`/`max` instead"
         findings.append(bad("contradicted", check, f"`{label}` never raises `{name}` ({instead})", *ev, aspect="raises"))
     return findings
+
+
+def _guard_matches(ctx: ReviewContext, fn: Def, exc: Def, condition: str) -> bool:
+    """The stated condition can be the one an own ``raise`` of ``exc`` depends on: the
+    function raises it itself, and the condition names no parameter its guards ignore
+    ("if `timeout` is negative" over ``if retries < 0: raise ...`` is another condition)."""
+    if not raised_itself(ctx, reach(ctx, fn), exc):
+        return False
+    params = _condition_params(ctx, fn, condition)
+    if not params:
+        return True
+    guards = raise_guards(fn, {exc.short} | {d.short for d in ctx.subclasses(exc)})
+    return any(not g or g & params for g in guards)  # an unguarded raise happens whatever the condition
+
+
+def _translated(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[str, str] | None:
+    """(caught, raised instead) when every call of ``fn`` is inside a ``try`` whose handler
+    for ``exc`` (or a base of it) raises an exception that is not ``exc``."""
+    handlers = translating_handlers(fn)
+    if not handlers or fn.module is None or own_raise_outside_try(fn, {exc.short}) is not None:
+        return None
+    for handler, raised in handlers:
+        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type] if handler.type else []
+        for t in types:
+            name = dotted(t)
+            caught = stated_exception(ctx, name) if name else None
+            if caught is None or not is_subclass(ctx, exc, caught):
+                continue
+            new = stated_exception(ctx, raised)
+            if new is None or is_subclass(ctx, new, exc):
+                return None  # it raises the stated exception (or a kind of it) after all
+            return name or "", raised.rsplit(".", 1)[-1]
+    return None
+
+
+def _check_never_any(ctx: ReviewContext, fn: Def) -> list[Finding]:
+    """"never raises" with no exception named: contradicted by a ``raise`` of its own that
+    nothing in it catches."""
+    node = own_raise_outside_try(fn, None)
+    if node is None:
+        return []
+    label = _label(fn)
+    raised = ast.unparse(node.exc.func if isinstance(node.exc, ast.Call) else node.exc) if node.exc else "?"
+    return [bad("contradicted", f"`{label}` never raises", f"`{label}` raises `{raised}` itself (line {node.lineno})",
+                ctx.evidence(fn), aspect="raises")]
 
 
 def _related_raised(ctx: ReviewContext, reached: object, exc: Def) -> bool:

@@ -99,6 +99,7 @@ class Resolver:
         self.project = project
         self._class_bindings: dict[int, dict[str, ast.AST | ImportRef]] = {}
         self._opaque_cache: dict[int, bool] = {}
+        self._meta_cache: dict[int, frozenset[str] | None] = {}
 
     # -- entry points ---------------------------------------------------------------------
     def module_def(self, name: str) -> Def:
@@ -143,6 +144,19 @@ class Resolver:
                 seen.add(id(res.target.node))
                 out.append(res.target)
         return out
+
+    def exported(self, short: str) -> Def | None:
+        """The one class or function a top-level project package binds as ``short``
+        (``pre_load`` for ``marshmallow.pre_load``): what a guide means by the bare name."""
+        found: dict[int, Def] = {}
+        for pkg in sorted(self.project.packages):
+            if not self.project.has_module(pkg):
+                continue
+            res = self._module_member(pkg, short, set())
+            target = res.target
+            if res.found and target is not None and target.is_project and target.kind in ("class", "function"):
+                found[id(target.node)] = target
+        return next(iter(found.values())) if len(found) == 1 else None
 
     def walk(self, start: Def, parts: list[str]) -> Resolution:
         cur = start
@@ -282,15 +296,17 @@ class Resolver:
         node = cls.node
         assert isinstance(node, ast.ClassDef)
         if id(node) not in self._opaque_cache:
-            self._opaque_cache[id(node)] = self._compute_opaque(node)
+            self._opaque_cache[id(node)] = self._compute_opaque(cls)
         return self._opaque_cache[id(node)]
 
-    def _compute_opaque(self, node: ast.ClassDef) -> bool:
+    def _compute_opaque(self, cls: Def) -> bool:
+        node = cls.node
+        assert isinstance(node, ast.ClassDef)
         for deco in node.decorator_list:
             name = dotted(deco.func if isinstance(deco, ast.Call) else deco)
             if name not in _TRANSPARENT_CLASS_DECORATORS:
                 return True
-        if any(k.arg == "metaclass" and dotted(k.value) not in ("ABCMeta", "abc.ABCMeta") for k in node.keywords):
+        if self._meta_added(cls) is None:
             return True
         # ``setattr(self, name, ...)`` / ``self.__dict__.update(...)`` add attributes nobody wrote down.
         for sub in ast.walk(node):
@@ -299,6 +315,37 @@ class Resolver:
             if isinstance(sub, ast.Attribute) and sub.attr == "__dict__":
                 return True
         return False
+
+    def _meta_added(self, cls: Def) -> frozenset[str] | None:
+        """Names ``cls``'s metaclass may add (every attribute it stores on anything, and its
+        own members); empty without a metaclass; None when it can't be read: not the
+        project's, derived from more than ``type``/``ABCMeta``, or adding by ``setattr``."""
+        node = cls.node
+        assert isinstance(node, ast.ClassDef) and cls.module is not None
+        if id(node) in self._meta_cache:
+            return self._meta_cache[id(node)]
+        added: set[str] = set()
+        readable = True
+        for k in node.keywords:
+            name = dotted(k.value) if k.arg == "metaclass" else None
+            if k.arg != "metaclass" or name in ("ABCMeta", "abc.ABCMeta"):
+                continue
+            res = self.resolve_in(cls.module, name) if name else UNKNOWN
+            meta = res.target if res.found else None
+            if meta is None or meta.kind != "class" or not meta.is_project or not isinstance(meta.node, ast.ClassDef) \
+                    or meta.node.keywords or any(dotted(b) not in ("type", "ABCMeta", "abc.ABCMeta") for b in meta.node.bases):
+                readable = False
+                break
+            added |= set(self.class_bindings(meta))
+            for sub in ast.walk(meta.node):
+                if isinstance(sub, ast.Call) and dotted(sub.func) == "setattr" or \
+                        isinstance(sub, ast.Attribute) and sub.attr == "__dict__":
+                    readable = False
+                elif isinstance(sub, ast.Attribute) and not isinstance(sub.ctx, ast.Load):
+                    added.add(sub.attr)
+        out = frozenset(added) if readable else None
+        self._meta_cache[id(node)] = out
+        return out
 
     def _class_member(self, cls: Def, name: str, seen: set[int]) -> Resolution:
         if id(cls.node) in seen:
@@ -329,7 +376,8 @@ class Resolver:
             if hasattr(object, name):
                 return Resolution("found", Def("external", f"object.{name}", value=getattr(object, name)))
             return UNKNOWN  # dunders come from protocols and the data model
-        if unknown or "__getattr__" in own or "__getattribute__" in own or self._opaque(cls):
+        if unknown or "__getattr__" in own or "__getattribute__" in own or self._opaque(cls) \
+                or name in (self._meta_added(cls) or ()):
             return UNKNOWN
         return Resolution("missing", owner=cls, member=name)
 

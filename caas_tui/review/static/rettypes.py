@@ -10,8 +10,9 @@ import warnings
 from caas_tui.models import Claim
 from caas_tui.review.claims.mentions import dotted
 from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.delegation import callee
 from caas_tui.review.static.facts import StatedType
-from caas_tui.review.static.flow import never_returns_none
+from caas_tui.review.static.flow import falls_through, never_returns_none
 from caas_tui.review.static.pysig import own_nodes
 from caas_tui.review.static.resolve import Def
 
@@ -120,13 +121,65 @@ def inferred_kinds(fn: Def) -> set[str] | None:
     return kinds
 
 
-def return_kinds(ctx: ReviewContext, fn: Def) -> set[str] | None:
+def return_kinds(ctx: ReviewContext, fn: Def, depth: int = 0) -> set[str] | None:
     node = fn.node
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
     if node.returns is not None:
         return annotation_kinds(ctx, fn, node.returns)
-    return inferred_kinds(fn)
+    kinds = inferred_kinds(fn)
+    return kinds if kinds is not None else delegated_kinds(ctx, fn, depth)
+
+
+_MAX_DEPTH = 3
+
+
+def delegated_kinds(ctx: ReviewContext, fn: Def, depth: int = 0) -> set[str] | None:
+    """Kinds of an unannotated function whose returns hand back what a project callee
+    returns (``return self._pool.send(req)``), followed into the callee; None unless
+    every return is known."""
+    node = fn.node
+    if depth >= _MAX_DEPTH or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    own = own_nodes(node)
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in own):
+        return None
+    returns = [n for n in own if isinstance(n, ast.Return)]
+    if not returns:
+        return None
+    kinds: set[str] = {"None"} if falls_through(node.body) else set()
+    for ret in returns:
+        kind = _value_kind(ret.value)
+        if kind is not None:
+            kinds.add(kind)
+            continue
+        target = callee(ctx, fn, ret.value) if isinstance(ret.value, ast.Call) else None
+        if target is None:
+            return None
+        if target.kind == "class":
+            kinds.add(f"class:{target.qualname}")
+            continue
+        inner = return_kinds(ctx, target, depth + 1)
+        if inner is None:
+            return None
+        kinds |= inner
+    return kinds
+
+
+def delegate_of(ctx: ReviewContext, fn: Def) -> Def | None:
+    """The one project function every ``return`` of ``fn`` hands back the result of."""
+    node = fn.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.returns is not None:
+        return None
+    returns = [n for n in own_nodes(node) if isinstance(n, ast.Return)]
+    if not returns or falls_through(node.body) or not all(isinstance(r.value, ast.Call) for r in returns):
+        return None
+    targets = {id(t.node): t for t in (callee(ctx, fn, r.value) for r in returns if isinstance(r.value, ast.Call))
+               if t is not None}
+    if len(targets) != 1 or any(callee(ctx, fn, r.value) is None for r in returns if isinstance(r.value, ast.Call)):
+        return None
+    target = next(iter(targets.values()))
+    return target if target.kind == "function" else None
 
 
 def _related(ctx: ReviewContext, a: str, b: str) -> bool:
@@ -232,13 +285,18 @@ def describe(kinds: set[str]) -> str:
     return " | ".join(names)
 
 
-def never_none(ctx: ReviewContext, fn: Def) -> str | None:
+def never_none(ctx: ReviewContext, fn: Def, depth: int = 0) -> str | None:
     """Why ``fn`` can't return None (``annotated `-> bytes```), or None when it might."""
     node = fn.node
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
     if node.returns is None:
-        return never_returns_none(fn, ctx.resolver)
+        why = never_returns_none(fn, ctx.resolver)
+        target = delegate_of(ctx, fn) if why is None and depth < _MAX_DEPTH else None
+        if target is not None:
+            inner = never_none(ctx, target, depth + 1)
+            return f"it returns what `{target.short}` returns, {inner}" if inner is not None else None
+        return why
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own_nodes(node)):
         return None
     kinds = annotation_kinds(ctx, fn, node.returns)

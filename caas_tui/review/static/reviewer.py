@@ -19,15 +19,22 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
 from caas_tui.review.claims.mentions import code_spans
 from caas_tui.review.claims.tense import HISTORY_CUE, past_reason, speaks_of_past
+from caas_tui.review.static.argkinds import check_arg_kinds
 from caas_tui.review.static.behaviour import check_calls, check_retries
+from caas_tui.review.static.blockresults import check_block_results
 from caas_tui.review.static.codeblocks import check_code
 from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.counts import check_counts
 from caas_tui.review.static.doccomments import check_doc_comment, source_language
 from caas_tui.review.static.factchecks import check_facts
 from caas_tui.review.static.findings import REVIEWER, Edit, Finding, bad, verdict_for
+from caas_tui.review.static.members import check_members
 from caas_tui.review.static.names import check_inline_calls, check_mentions
 from caas_tui.review.static.polyglot import block_language, check_block, check_prose
+from caas_tui.review.static.prosenames import check_named_members, check_undefined_roles
 from caas_tui.review.static.testchecks import check_tests
+from caas_tui.review.static.timing import check_immediacy
+from caas_tui.review.static.upstream import check_upstream
 
 log = logging.getLogger(__name__)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
@@ -142,13 +149,21 @@ class StaticReviewer:
             return check_doc_comment(ctx, claim)  # the doc comments of such a source file
         if claim.kind == "code":
             out += check_code(ctx, claim)
+            out += check_block_results(ctx, claim)
+            out += check_arg_kinds(ctx, claim)
             out += check_tests(ctx, claim, None, None)
         else:
             out += check_mentions(ctx, claim)
             out += check_inline_calls(ctx, claim)
+            out += check_named_members(ctx, claim)
+            out += check_undefined_roles(ctx, claim)
             out += check_facts(ctx, claim)
             out += check_calls(ctx, claim)
             out += check_retries(ctx, claim)
+            out += check_counts(ctx, claim)
+            out += check_members(ctx, claim)
+            out += check_immediacy(ctx, claim)
+            out += check_upstream(ctx, claim)
             out += check_prose(ctx, claim)
         out += check_doubled_prefix(ctx, claim)
         return out

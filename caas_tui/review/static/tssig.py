@@ -153,7 +153,7 @@ def params_of(decl: Decl, language: str, *, on_receiver: bool = False) -> tuple[
         inner = _param_list(decl.signature, "constructor")
     if inner is None:
         return tuple(
-            ParamSpec(p.name if _IDENT.fullmatch(p.name) else None, p.default is not None, p.variadic)
+            ParamSpec(p.name if _IDENT.fullmatch(p.name) else None, p.optional or p.default is not None, p.variadic)
             for p in decl.params if not (language == "rust" and _RUST_SELF.match(p.name))
         )
     out: list[ParamSpec] = []

@@ -28,13 +28,17 @@ for _names, _family, _factor in (
     (("radian", "radians", "rad"), "angle", 1.0),
     (("%", "percent", "per cent"), "ratio", 0.01),
     (("times", "retries", "attempts", "tries"), "count", 1.0),
+    (("b", "byte", "bytes"), "size", 1.0),
+    (("kb", "kib"), "size", 1e3),
+    (("mb", "mib"), "size", 1e6),
+    (("gb", "gib"), "size", 1e9),
 ):
     for _n in _names:
         _FACTORS[_n] = (_family, _factor)
 
 _WORDS = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS if w not in ("a", "an")), key=len, reverse=True))
 QUANTITY = re.compile(
-    rf"(?<![\w.])(?P<num>[-+]?\d+(?:_\d+)*(?:\.\d+)?(?:e[-+]?\d+)?|{_WORDS}|half an?|a quarter of an?|an?)"
+    rf"(?<![\w./])(?P<num>\d+/\d+|[-+]?\d+(?:_\d+)*(?:\.\d+)?(?:e[-+]?\d+)?|{_WORDS}|half an?|a quarter of an?|an?)"
     rf"\s*(?P<unit>{UNITS})(?![\w])",
     re.IGNORECASE,
 )
@@ -81,7 +85,10 @@ def _number(token: str) -> float | None:
         return 0.5
     if t.startswith("a quarter"):
         return 0.25
+    num, slash, den = t.partition("/")
     try:
+        if slash:
+            return float(num) / float(den) if float(den) else None  # "1/60 s"
         return float(t.replace("_", ""))
     except ValueError:
         return None
@@ -122,6 +129,10 @@ def readings(q: Quantity, param: str) -> list[float]:
         return [q.number, q.base, q.base * 1000]
     if q.family == "angle":
         return [q.number, q.base, q.base * 180 / math.pi]
+    if q.family == "size":
+        # "8 KB" in code is 8000 or 8192 (the kibi- reading), or 8 in a KB-sized parameter.
+        power = {"k": 1, "m": 2, "g": 3}.get(_unit_key(q.unit)[:1], 0)
+        return [q.number, q.base, q.number * 1024 ** power]
     return [q.number, q.base]
 
 

@@ -39,9 +39,11 @@ class DocCounts:
 
 
 def doc_counts(session: Session, path: str) -> DocCounts:
-    """Claims, flagged and decided verdicts of one doc (blocks: call from a worker thread)."""
+    """Claims, flagged and decided verdicts of one doc (blocks: call from a worker thread).
+    Read-only: a verdict whose doc lines changed counts as flagged (stale) but is marked
+    stale only when the doc is opened, as opening it shows why."""
     claims = session.claims(path)
-    states = session.store_call_sync(session.need_port().states, claims) if claims else {}
+    states = session.store_call_sync(session.need_port().states, claims, mark=False) if claims else {}
     return DocCounts(
         len(claims),
         sum(1 for s in states.values() if s.label in FLAGGED),

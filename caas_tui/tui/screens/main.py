@@ -36,7 +36,7 @@ from caas_tui.tui.screens.modals import EditFixScreen
 from caas_tui.tui.session import Session
 from caas_tui.tui.state import ClaimState, DocEntry
 from caas_tui.tui.triage import TriageState
-from caas_tui.tui.widgets.evidence import EvidencePanel, claim_query
+from caas_tui.tui.widgets.evidence import EvidencePanel, prefill_text
 from caas_tui.tui.widgets.lists import ClaimList, DocList
 from caas_tui.tui.widgets.panes import DocPanel, DocView
 from caas_tui.tui.widgets.query import QueryBar
@@ -189,7 +189,7 @@ class MainScreen(CaasScreen):
         self.query_one(DocPanel).show_claim(claim, t.state(claim.id), t.doc_path, t.marks(claim.id))
 
     def _prefill_query(self, claim: Claim) -> None:
-        self.evidence.search_claim(claim, self.query_one(QueryBar).prefill(claim_query(claim)))
+        self.evidence.search_claim(claim, self.query_one(QueryBar).prefill(prefill_text(claim)))
 
     def action_move_claim(self, step: int) -> None:
         self.query_one(ClaimList).move(step)

@@ -4,8 +4,15 @@ selected hit's text.
 The panel owns the search: where the query came from (typed, or pre-filled from a
 claim, whose own lines are then no evidence), the debounce and the worker that runs
 it. The query box itself sits in the top bar (it spans the screen); the screen hands
-its ``QueryBar.Changed`` messages here. For a claim's query the claim's whole doc
-section is hidden (the doc is no evidence for itself) unless the ``own doc`` chip is on.
+its ``QueryBar.Changed`` messages here.
+
+A claim is searched as the reviewers and MCP search it (``retrieve.claimquery.claim_request``:
+its words, the names it mentions, a docstring's owner, over code, tests and upstream pages);
+the box shows that query's text, and typing in it starts a plain search. The chips still
+apply: a mode, kinds picked (else the claim request's evidence kinds), and ``own doc``,
+which lets docs count as evidence again (every kind, the claim's own doc section shown).
+Otherwise the claim's whole doc section is hidden (the doc is no evidence for itself),
+except, for a docstring, the code it documents.
 """
 
 from __future__ import annotations
@@ -26,7 +33,10 @@ from textual.widgets import DataTable
 from textual.worker import get_current_worker
 
 from caas_tui.errors import CaasError
-from caas_tui.models import Claim, Hit
+from caas_tui.models import KINDS, Claim, Hit
+from caas_tui.retrieve.claimquery import claim_request, claim_text
+from caas_tui.retrieve.request import SearchRequest, as_kinds, as_mode
+from caas_tui.sources.entries import kind_of, language_of
 from caas_tui.tui.hits_view import HitRow, cells, hit_rows, plan
 from caas_tui.tui.render import code_view, hit_header
 from caas_tui.tui.session import Session
@@ -34,7 +44,8 @@ from caas_tui.tui.widgets.panes import ScrollPane
 from caas_tui.tui.widgets.query import Query
 
 SEARCH_DEBOUNCE_S = 0.25
-QUERY_CHARS = 300  # a claim pre-fills the query box with at most this much of its text
+QUERY_CHARS = 300  # a claim pre-fills the query box with at most this much of its query
+CLAIM_HITS = 20
 
 class HitTable(DataTable[Text]):
     """One row per hit: rank, relevance, path:lines, why it is here, kind, where each search
@@ -105,11 +116,22 @@ class HitPreview(ScrollPane):
         self.show(Group(hit_header(hit), code_view(c.text, c.language, c.start_line, self.background_hex)))
 
 
-def claim_query(claim: Claim) -> str:
-    """The query a claim pre-fills: a code block searches best by the names it uses; prose by its own words."""
-    if claim.kind == "code" and claim.symbols:
-        return " ".join(claim.symbols[:8])
-    return " ".join(claim.text.split())[:QUERY_CHARS]
+def prefill_text(claim: Claim) -> str:
+    """What the query box shows for a claim: the start of the query its search runs."""
+    return claim_text(claim)[:QUERY_CHARS]
+
+
+def claim_search(claim: Claim, query: Query, k: int = CLAIM_HITS) -> SearchRequest:
+    """The search behind a claim's evidence: its claim request, in the mode the chips pick,
+    over the kinds they pick (none picked: the request's evidence kinds; ``own doc``: every kind)."""
+    request = claim_request(claim, k)
+    kinds = as_kinds(query.kinds) or (as_kinds(KINDS) if query.own_doc else request.kinds)
+    return replace(request, mode=as_mode(query.mode), kinds=kinds)
+
+
+def documents_code(claim: Claim) -> bool:
+    """The claim is a docstring or doc comment: the code on its lines is what it documents."""
+    return kind_of(claim.doc_path, language_of(claim.doc_path) or "", ()) in ("code", "test")
 
 
 def section_span(claim: Claim, claims: Sequence[Claim]) -> tuple[str, int, int]:
@@ -122,12 +144,14 @@ def section_span(claim: Claim, claims: Sequence[Claim]) -> tuple[str, int, int]:
     return claim.doc_path, min(c.start_line for c in same), max(c.end_line for c in same)
 
 
-def without_own_lines(hits: list[Hit], span: tuple[str, int, int] | None) -> list[Hit]:
-    """Drop the chunks holding the claim itself (or its section): a claim is no evidence for itself."""
+def without_own_lines(hits: list[Hit], span: tuple[str, int, int] | None, *, keep_code: bool = False) -> list[Hit]:
+    """Drop the chunks holding the claim itself (or its section): a claim is no evidence for itself.
+    ``keep_code``: the claim is a docstring, so the code and tests on its lines stay (its owner)."""
     if span is None:
         return hits
     path, start, end = span
-    kept = [h for h in hits if not (h.chunk.path == path and h.chunk.start_line <= end and start <= h.chunk.end_line)]
+    kept = [h for h in hits if (keep_code and h.chunk.kind in ("code", "test"))
+            or not (h.chunk.path == path and h.chunk.start_line <= end and start <= h.chunk.end_line)]
     return [replace(h, rank=i) for i, h in enumerate(kept, 1)]
 
 
@@ -137,8 +161,7 @@ class EvidencePanel(Vertical):
     def __init__(self, session: Session, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.session = session
-        self._claim_span: tuple[str, int, int] | None = None  # set while the query came from a claim
-        self._claim: Claim | None = None
+        self._claim: Claim | None = None  # set while the query came from a claim
 
     def compose(self) -> ComposeResult:
         yield HitTable(id="hits", classes="pane")
@@ -155,7 +178,7 @@ class EvidencePanel(Vertical):
     @property
     def prefilled(self) -> bool:
         """The query text came from a claim, not from typing."""
-        return self._claim_span is not None
+        return self._claim is not None
 
     def focused_hit(self) -> Hit | None:
         """The selected hit, if the writer is in this panel (else a key acts on the claim)."""
@@ -163,11 +186,11 @@ class EvidencePanel(Vertical):
 
     # -- what starts a search ---------------------------------------------------------
     def search_typed(self, query: Query) -> None:
-        self._claim_span, self._claim = None, None
+        self._claim = None
         self.search(query, prefix_last=True)
 
     def search_claim(self, claim: Claim, query: Query) -> None:
-        self._claim_span, self._claim = (claim.doc_path, claim.start_line, claim.end_line), claim
+        self._claim = claim
         self.search(query, prefix_last=False)
 
     def filters_changed(self, query: Query) -> None:
@@ -189,26 +212,33 @@ class EvidencePanel(Vertical):
         await asyncio.sleep(delay)
         if not self.session.ready:
             return
+        claim = self._claim
+        request = claim_search(claim, query) if claim is not None else None
         try:
-            hits = await asyncio.to_thread(
-                self.session.search, query.text, mode=query.mode, kinds=query.kinds, prefix_last=prefix_last
-            )
+            if request is not None:
+                hits = await asyncio.to_thread(self.session.run, request)
+            else:
+                hits = await asyncio.to_thread(
+                    self.session.search, query.text, mode=query.mode, kinds=query.kinds, prefix_last=prefix_last
+                )
         except CaasError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
-        span = self._claim_span
-        if self._claim is not None and not query.own_doc:
+        span = None if claim is None else (claim.doc_path, claim.start_line, claim.end_line)
+        if claim is not None and not query.own_doc:
             # The doc went away meanwhile: hide the claim's own lines only.
             with contextlib.suppress(CaasError):
-                span = section_span(self._claim, await asyncio.to_thread(self.session.claims, self._claim.doc_path))
+                span = section_span(claim, await asyncio.to_thread(self.session.claims, claim.doc_path))
         if get_current_worker().is_cancelled:
             return
-        hits = without_own_lines(hits, span)
+        hits = without_own_lines(hits, span, keep_code=claim is not None and documents_code(claim))
         table = self.table
         table.show(hits, keep=keep)
         table.border_title = f"Evidence: {len(hits)} hits" if query.text.strip() else "Evidence"
-        own = "" if self._claim is None else (" · own doc shown" if query.own_doc else " · own doc hidden")
-        table.border_subtitle = f"{query.mode} · {'/'.join(query.kinds or ()) or 'all kinds'}{own} · ? legend"
+        own = "" if claim is None else (" · own doc shown" if query.own_doc else " · own doc hidden")
+        kinds = request.kinds if request is not None else query.kinds
+        shown = "all kinds" if not kinds or set(kinds) == set(KINDS) else "/".join(kinds)
+        table.border_subtitle = f"{query.mode} · {shown}{own} · ? legend"
         if not hits:
             self.preview.show_hit(None)
 

@@ -1,0 +1,58 @@
+"""Project classes a tutorial names in plain words: "the client", "each session", "a
+retry policy" for ``Client``, ``Session``, ``RetryPolicy``. Only a determiner followed by
+the words of exactly one project class's name counts, and only as the subject of checks
+that also need a parameter the sentence names (defaults, retries): never for existence."""
+
+from __future__ import annotations
+
+import ast
+import re
+import weakref
+
+from caas_tui.models import Claim
+from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.resolve import Def
+
+_DETERMINER = re.compile(r"\b(?:the|a|an|each|every|this|that|your|its)\s+((?:[a-z][a-z0-9]*\s+){0,2}[a-z][a-z0-9]*)",
+                         re.IGNORECASE)
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
+_CLASSES: weakref.WeakKeyDictionary[ReviewContext, dict[str, list[Def]]] = weakref.WeakKeyDictionary()
+
+
+def _words(name: str) -> str:
+    return " ".join(w.lower() for w in _CAMEL.findall(name))
+
+
+def _class_index(ctx: ReviewContext) -> dict[str, list[Def]]:
+    if ctx not in _CLASSES:
+        index: dict[str, list[Def]] = {}
+        for src in ctx.project.all_modules():
+            if src.tree is None:
+                continue
+            for node in src.tree.body:
+                if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                    index.setdefault(_words(node.name), []).append(Def("class", f"{src.name}.{node.name}", src, node))
+        _CLASSES[ctx] = index
+    return _CLASSES[ctx]
+
+
+def noun_subjects(ctx: ReviewContext, claim: Claim) -> list[tuple[int, Def]]:
+    """(offset, class) for each plain-words mention of exactly one project class."""
+    if claim.kind == "code":
+        return []
+    index = _class_index(ctx)
+    prose = re.sub(r"(`+)(.+?)\1", lambda m: " " * len(m.group(0)), claim.text)
+    out: list[tuple[int, Def]] = []
+    for m in _DETERMINER.finditer(prose):
+        words = m.group(1).lower().split()
+        for n in range(len(words), 0, -1):  # the longest class name the words spell
+            phrase = " ".join(words[:n])
+            for candidate in (phrase, phrase[:-1] if phrase.endswith("s") else None):
+                found = index.get(candidate) if candidate else None
+                if found and len(found) == 1:
+                    out.append((m.start(1), found[0]))
+                    break
+            else:
+                continue
+            break
+    return out
