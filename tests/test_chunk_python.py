@@ -235,3 +235,24 @@ def test_empty_and_docstring_only_modules() -> None:
 )
 def test_module_name(path: str, name: str) -> None:
     assert module_name(path) == name
+
+
+def test_chunker_and_graph_share_one_parse(monkeypatch) -> None:
+    """The chunker and the graph's fact extractor read one syntax tree per file version."""
+    import ast as ast_module
+
+    from caas_tui.graph import extract_fragment
+    from caas_tui.ingest import chunk_file
+    from caas_tui.models import SourceFile
+
+    calls: list[str] = []
+    real = ast_module.parse
+    monkeypatch.setattr(ast_module, "parse", lambda text, *a, **kw: calls.append(kw.get("filename", "")) or real(text, *a, **kw))
+    text = "class Once:\n    def run(self) -> int:\n        return 1\n"
+    src = SourceFile("pkg/once_parsed.py", "code", "python", text, 0.0, "sha-once", len(text))
+    fragment = extract_fragment(src, chunk_file(src))
+    assert [d.qualname for d in fragment.defs if d.kind == "method"] == ["pkg.once_parsed.Once.run"]
+    assert calls == ["pkg/once_parsed.py"]
+    edited = SourceFile(src.path, "code", "python", text + "\nX = 1\n", 0.0, "sha-two", len(text) + 7)
+    chunk_file(edited)
+    assert calls == ["pkg/once_parsed.py", "pkg/once_parsed.py"]  # a new version is parsed again

@@ -81,10 +81,13 @@ async def test_run_code_key_finds_the_planted_quickstart_failures(tmp_path: Path
         fix = doctest_state.fix
         assert fix is not None and "0.8" in fix.replacement and "0.75" not in fix.replacement
 
-        # A block that only ran without error does not hide its static verdict, and prose is untouched.
+        # Static leaves a block's run unchecked (both verdicts are unverified): the run's
+        # "ran without error" is shown with the static one beside it; prose is untouched.
         first, first_state = claim_on(screen, 11)
         assert first.kind == "code" and first_state.verdict is not None
-        assert first_state.verdict.reviewer == "static" and first_state.also == ()
+        assert (first_state.verdict.reviewer, first_state.verdict.rationale) == ("execute", "ran without error")
+        assert [v.reviewer for v in first_state.also] == ["static"]
+        assert "what the code does when run was not" in first_state.also[0].rationale
         assert all(s.verdict is not None and s.verdict.reviewer == "static"
                    for c in screen.claims if c.kind != "code" for s in [screen.states[c.id]])
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import re
-import warnings
 from dataclasses import dataclass, field, replace
 
 from caas_tui.graph.defbuilder import DefBuilder
@@ -25,7 +24,7 @@ from caas_tui.graph.pyexpr import (
     start,
     value_expr,
 )
-from caas_tui.ingest.python import module_name
+from caas_tui.ingest.python import module_name, parse_python
 from caas_tui.models import SourceFile
 
 ANNOTATED = 0.9  # ``x: T`` says what ``x`` holds
@@ -48,9 +47,7 @@ def python_fragment(src: SourceFile) -> Fragment:
     example = any(p in _EXAMPLE_DIRS for p in src.path.split("/")[:-1])
     base = Fragment(path=src.path, kind=src.kind, sha256=src.sha256, module=module, is_package=is_package, example=example)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(src.text, filename=src.path)
+        tree = parse_python(src)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         # Unparseable: the module still exists (imports of it resolve), it just says nothing.
         return replace(base, defs=(PyDef(module, "module", 1, max(1, src.text.count("\n") + 1)),))

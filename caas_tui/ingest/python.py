@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -45,15 +46,26 @@ def module_name(path: str) -> str:
     return ".".join(parts)
 
 
+@functools.lru_cache(maxsize=2)
+def _parse_cached(path: str, text: str) -> ast.Module:
+    with warnings.catch_warnings():
+        # Invalid escapes etc. warn at parse time; they are the file's business.
+        warnings.simplefilter("ignore")
+        return ast.parse(text, filename=path)
+
+
+def parse_python(src: SourceFile) -> ast.Module:
+    """``src``'s syntax tree, parsed once for the chunker and the graph's fact extractor
+    (each reads it, neither changes it). Raises what ``ast.parse`` raises."""
+    return _parse_cached(src.path, src.text)
+
+
 def chunk_python(src: SourceFile) -> list[Piece]:
     lines, n = split_lines(src.text)
     if n == 0:
         return []
     try:
-        with warnings.catch_warnings():
-            # Invalid escapes etc. warn at parse time; they are the file's business.
-            warnings.simplefilter("ignore")
-            tree = ast.parse(src.text, filename=src.path)
+        tree = parse_python(src)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         # Unparseable (or too deeply nested): plain overlapping line windows.
         return [
