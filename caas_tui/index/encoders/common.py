@@ -1,4 +1,4 @@
-"""Helpers every encoder family shares: error lines, offline loads, model-folder digests.
+"""Helpers every encoder family shares: error lines, offline loads, model-folder digests, word splitting.
 
 Kept apart from the families so none of them imports another's internals.
 """
@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from caas_tui.errors import ModelError
+from caas_tui.index.analysis import split_identifier
 
 WEIGHTS_GLOB = "*.safetensors"
 INSTALL_HINT = "pip install 'caas-tui[transformers]'"
@@ -58,6 +61,38 @@ def weights_digest(folder: Path, spec: str | None = None) -> str:
     except OSError as exc:
         raise ModelError(f"{name}: cannot read {exc.filename} ({exc.strerror})") from exc
     return digest.hexdigest()[:12]
+
+
+# A camelCase name: an ASCII alphanumeric run starting with a lower-case letter, not glued to
+# other (any script) letters or digits, with a case change inside (``aB``, ``a1B``, ``aBCd``).
+# Underscores and dots end it: WordPiece already splits on them (``get_userName`` -> user name).
+# PascalCase names (``OrderedDict``, ``HTTPServer``) stay whole: splitting them too lost
+# 0.006-0.023 hybrid MRR@10 against camelCase alone on stdlib, rxjs, java.base and date-fns.
+_WORD_RE = re.compile(
+    r"(?<![^\W_])(?=[a-z])(?=[A-Za-z0-9]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z]))[A-Za-z0-9]+(?![^\W_])"
+)
+CAMEL_WORDS_TAG = "camel1"  # in the model id of an encoder that splits: bump when the split changes
+
+
+@lru_cache(maxsize=65536)
+def _camel_parts(word: str) -> str:
+    return " ".join(split_identifier(word))
+
+
+def camel_words(text: str) -> str:
+    """``text`` with each camelCase identifier replaced by its words.
+
+    A WordPiece vocabulary learnt on prose cuts ``toPromise`` into ``top ##rom ##ise``;
+    ``to promise`` embeds as the words it means. Replacing beat keeping the identifier
+    next to its words (fewer tokens under the model's max_length, less noise; measured
+    on stdlib, rxjs, date-fns and java.base). Words come out lower-cased (the split of the
+    lexical analyzer, :func:`~caas_tui.index.analysis.split_identifier`): for the uncased
+    tokenizers this is for, that changes nothing. Other text is returned as is.
+
+    >>> camel_words("HTTPServer.toPromise(getX2, createHTTPServer, vec3)")
+    'HTTPServer.to promise(get x2, create http server, vec3)'
+    """
+    return _WORD_RE.sub(lambda m: _camel_parts(m[0]), text)
 
 
 @contextmanager

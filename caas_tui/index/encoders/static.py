@@ -23,13 +23,23 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from caas_tui.errors import ModelError
-from caas_tui.index.encoders.common import first_line, hub_offline, looks_like_path, weights_digest
+from caas_tui.index.encoders.common import (
+    CAMEL_WORDS_TAG,
+    camel_words,
+    first_line,
+    hub_offline,
+    looks_like_path,
+    weights_digest,
+)
 from caas_tui.index.vectors import normalize_rows
 
 if TYPE_CHECKING:
     from model2vec import StaticModel
 
-DEFAULT_MODEL_NAME = "caas-default/minilm-l6-tokenlearn-code-256"  # scripts/train_static_model.py
+# scripts/train_static_model.py. The tag is part of the id because the shipped model embeds
+# camelCase split into words (see Model2VecEncoder): vectors made without it are not comparable,
+# so an index built before the split is rebuilt instead of mixing the two.
+DEFAULT_MODEL_NAME = f"caas-default/minilm-l6-tokenlearn-code-256+{CAMEL_WORDS_TAG}"
 
 _default_lock = threading.Lock()
 _default_encoder: Model2VecEncoder | None = None
@@ -43,10 +53,16 @@ class Model2VecEncoder:
     first ``encode``, with ``dims`` given up front: the shipped model's id and width
     are known without loading it, so a command that never embeds (``status``, a bm25
     search, an up-to-date index) never pays for model2vec and the tokenizer.
+
+    ``split_words`` rewrites camelCase identifiers as their words in documents and
+    queries alike (:func:`~caas_tui.index.encoders.common.camel_words`): the shipped
+    model's prose WordPiece vocabulary cuts ``toPromise`` into ``top ##rom ##ise``.
+    On for the shipped model, whose id carries the tag; off for other folders and hub
+    models, whose tokenizers were not measured with it.
     """
 
     def __init__(self, model: StaticModel | Callable[[], StaticModel], model_id: str,
-                 dims: int | None = None) -> None:
+                 dims: int | None = None, *, split_words: bool = False) -> None:
         self._lock = threading.Lock()
         self._loader: Callable[[], StaticModel] | None = None
         self._loaded: StaticModel | None = None
@@ -57,6 +73,7 @@ class Model2VecEncoder:
             self._loaded = model if not callable(model) else model()
             self.dims = int(self._loaded.dim)
         self.model_id = model_id
+        self.split_words = split_words
 
     @property
     def _model(self) -> StaticModel:
@@ -75,11 +92,12 @@ class Model2VecEncoder:
         # We normalise ourselves: model2vec adds 1e-32 to the norm and returns the
         # weights' dtype (float16), while the index wants float32 and exact zeros.
         # Multiprocessing off: it spawns a joblib pool we don't want on 2 shared cores.
-        raw = self._model.encode(list(texts), normalize=False, use_multiprocessing=False)
+        batch = [camel_words(t) for t in texts] if self.split_words else list(texts)
+        raw = self._model.encode(batch, normalize=False, use_multiprocessing=False)
         return normalize_rows(np.atleast_2d(raw))
 
     def __repr__(self) -> str:
-        return f"Model2VecEncoder({self.model_id!r}, dims={self.dims})"
+        return f"Model2VecEncoder({self.model_id!r}, dims={self.dims}, split_words={self.split_words})"
 
 
 def default_model_dir() -> Path:
@@ -158,7 +176,7 @@ def load_default_encoder() -> Model2VecEncoder:
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 raise ModelError(f"the shipped embedding model's config is unreadable ({first_line(exc)})") from exc
             _default_encoder = Model2VecEncoder(lambda: _load_static(str(folder), "default", local=True),
-                                                f"{DEFAULT_MODEL_NAME}@{digest}", dims=dims)
+                                                f"{DEFAULT_MODEL_NAME}@{digest}", dims=dims, split_words=True)
         return _default_encoder
 
 
