@@ -131,14 +131,20 @@ def code_spans(text: str) -> list[str]:
     return spans
 
 
-def code_block_names(code: str) -> list[str]:
-    """Imported modules/names, called and referenced dotted names of a code block."""
-    source = doctest_source(code)
+def parse_block(code: str) -> ast.Module | None:
+    """A code block's Python (doctest prompts stripped, lines kept), or None if it does not parse."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            tree = ast.parse(source)
+            return ast.parse(doctest_source(code))
     except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+def code_block_names(code: str) -> list[str]:
+    """Imported modules/names, called and referenced dotted names of a code block."""
+    tree = parse_block(code)
+    if tree is None:
         return []
     names: list[str] = []
     for node in ast.walk(tree):

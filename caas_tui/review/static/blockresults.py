@@ -17,7 +17,7 @@ import warnings
 from dataclasses import dataclass
 
 from caas_tui.models import Claim
-from caas_tui.review.claims.mentions import doctest_source, dotted
+from caas_tui.review.claims.mentions import doctest_source, dotted, parse_block
 from caas_tui.review.static.context import ReviewContext, Val
 from caas_tui.review.static.facts import StatedType, type_from_text
 from caas_tui.review.static.findings import Finding, bad, ok
@@ -79,13 +79,10 @@ def _comments(source: str) -> dict[int, str]:
 
 def statements(code: str) -> list[Stated]:
     """Every call in the block whose result a comment or a doctest output states."""
-    source = doctest_source(code)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parse_block(code)
+    if tree is None:
         return []
+    source = doctest_source(code)
     comments = _comments(source)
     lines = code.split("\n")
     out: list[Stated] = []

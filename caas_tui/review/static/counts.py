@@ -18,11 +18,8 @@ from caas_tui.models import Claim
 from caas_tui.review.static.assertions import NUMBER_WORDS
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Finding, bad, ok
-from caas_tui.review.static.names import callable_mentions
-from caas_tui.review.static.nouns import noun_subjects
-from caas_tui.review.static.pysig import Signature
 from caas_tui.review.static.resolve import Def
-from caas_tui.review.static.subjects import owner_of
+from caas_tui.review.static.subjects import claim_signatures
 from caas_tui.review.static.symdefaults import resolved_default
 from caas_tui.review.static.words import STOPWORDS, same_word, stem
 
@@ -98,15 +95,7 @@ def check_counts(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     counts = stated_counts(claim.text)
     if not counts or _EXAMPLE.search(re.sub(r"(`+)(.+?)\1", " ", claim.text)):
         return []
-    candidates = [d for _, d in callable_mentions(ctx, claim)] + [d for _, d in noun_subjects(ctx, claim)]
-    owner = owner_of(ctx, claim)
-    if owner is not None:
-        candidates.append(owner)
-    sigs: dict[int, tuple[Def, Signature]] = {}
-    for d in candidates:
-        sig = ctx.call_signature(d, on_instance=True)
-        if sig is not None and sig.reliable:
-            sigs.setdefault(id(sig.fn.node), (d, sig))
+    sigs = claim_signatures(ctx, claim)
     findings: list[Finding] = []
     for count in counts:
         if count.bound is None and count.noun in _REPEAT_NOUNS:

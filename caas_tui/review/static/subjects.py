@@ -10,6 +10,8 @@ import re
 from caas_tui.models import Claim
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.names import callable_mentions, section_subject, subject_before
+from caas_tui.review.static.nouns import noun_subjects
+from caas_tui.review.static.pysig import Signature
 from caas_tui.review.static.resolve import Def
 
 _HEAD_NAME = re.compile(r"^\s*(?:`+|\*\*|:\w+:`)?~?(?:class\s+|def\s+)?([A-Za-z_][\w.]*)\s*(?:\(|`|\*\*|$|\s*->|\s+-\s)")
@@ -65,3 +67,18 @@ def subject_of(ctx: ReviewContext, claim: Claim, offset: int) -> Def | None:
     if not _NO_SUBJECT.match(claim.text[:offset]):
         return None  # "Markdown calls ...": the sentence has a subject, and it is not the heading's
     return heading_subject(ctx, claim)
+
+
+def claim_signatures(ctx: ReviewContext, claim: Claim) -> dict[int, tuple[Def, Signature]]:
+    """The reliable call signatures a sentence can be about: the callables it names, the
+    project classes it names in words, and its docstring's owner; one per function."""
+    candidates = [d for _, d in callable_mentions(ctx, claim)] + [d for _, d in noun_subjects(ctx, claim)]
+    owner = owner_of(ctx, claim)
+    if owner is not None:
+        candidates.append(owner)
+    sigs: dict[int, tuple[Def, Signature]] = {}
+    for d in candidates:
+        sig = ctx.call_signature(d, on_instance=True)
+        if sig is not None and sig.reliable:
+            sigs.setdefault(id(sig.fn.node), (d, sig))
+    return sigs

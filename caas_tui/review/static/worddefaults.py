@@ -19,11 +19,9 @@ from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import FieldFact
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Finding, bad, ok
-from caas_tui.review.static.names import callable_mentions
-from caas_tui.review.static.nouns import noun_subjects
 from caas_tui.review.static.pysig import Signature
 from caas_tui.review.static.resolve import Def
-from caas_tui.review.static.subjects import owner_of
+from caas_tui.review.static.subjects import claim_signatures
 from caas_tui.review.static.symdefaults import resolved_default
 from caas_tui.review.static.words import same_word, stem
 
@@ -204,15 +202,7 @@ def check_word_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None
     clauses = default_clauses(claim.text)
     if not clauses:
         return []
-    candidates = [d for _, d in callable_mentions(ctx, claim)] + [d for _, d in noun_subjects(ctx, claim)]
-    owner = owner_of(ctx, claim)
-    if owner is not None:
-        candidates.append(owner)
-    sigs: dict[int, tuple[Def, Signature]] = {}
-    for d in candidates:
-        sig = ctx.call_signature(d, on_instance=True)
-        if sig is not None and sig.reliable:
-            sigs.setdefault(id(sig.fn.node), (d, sig))
+    sigs = claim_signatures(ctx, claim)
     findings: list[Finding] = []
     for st in clauses:
         names = [p.name for _, s in sigs.values() for p in s.params
