@@ -14,11 +14,10 @@ from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.factchecks import quantity_finding
 from caas_tui.review.static.findings import Finding, bad, ok
 from caas_tui.review.static.names import callable_mentions
-from caas_tui.review.static.nouns import noun_subjects
 from caas_tui.review.static.pysig import own_nodes
 from caas_tui.review.static.raisecheck import open_ended
 from caas_tui.review.static.resolve import Def
-from caas_tui.review.static.subjects import owner_of, subject_of
+from caas_tui.review.static.subjects import claim_signatures, subject_of
 from caas_tui.review.static.units import Quantity, quantities
 
 _CALLS = re.compile(r"\b(?:calls|invokes|will call|then calls)\b", re.IGNORECASE)
@@ -145,18 +144,11 @@ def check_retries(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     qs = [q for q in quantities(claim.text) if q.family == "count"]
     if len(qs) != 1:
         return []
-    candidates = [d for _, d in callable_mentions(ctx, claim)] + [d for _, d in noun_subjects(ctx, claim)]
-    owner = owner_of(ctx, claim)
-    if owner is not None:
-        candidates.append(owner)
     found: dict[int, tuple[Def, str]] = {}
-    for d in candidates:
-        sig = ctx.call_signature(d, on_instance=True)
-        if sig is None or not sig.reliable:
-            continue
+    for key, (d, sig) in claim_signatures(ctx, claim).items():
         params = [p.name for p in sig.params if _RETRY_PARAM.search(p.name) and p.default is not None]
         if len(params) == 1:
-            found[id(sig.fn.node)] = (d, params[0])
+            found[key] = (d, params[0])
     if len(found) != 1:
         return []
     subject, param = next(iter(found.values()))
