@@ -50,7 +50,7 @@ async def _picker_open(pilot: Pilot, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         screen = pilot.app.screen
-        if isinstance(screen, DocPicker) and screen.counts and screen.query_one(Input).has_focus:
+        if isinstance(screen, DocPicker) and screen.shows_counts and screen.query_one(Input).has_focus:
             return
         await pilot.pause(0.05)
     raise TimeoutError("the doc picker did not open")

@@ -169,3 +169,27 @@ async def test_own_doc_chip_and_picker_and_remembered_doc(tiny_project: Path, tm
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert app.screen.doc is not None and app.screen.doc.path == "pkg/world.py"  # type: ignore[attr-defined]
+
+
+async def test_picker_pads_counts_to_its_width_when_they_arrive_before_layout(
+        tiny_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counts that are ready before the list has a width must not be padded to a made-up one."""
+    from caas_tui.tui.app import CaasApp
+    from caas_tui.tui.screens.docpicker import DocCounts, DocPicker
+    from caas_tui.tui.testing import settle
+    from caas_tui.tui.widgets.lists import ClaimList
+
+    def at_once(self: DocPicker) -> None:
+        self._counted({d.path: DocCounts(2, 1, 0) for d in self.docs})
+
+    monkeypatch.setattr(DocPicker, "count_all", at_once)
+    app = CaasApp(tiny_project, index_dir=tmp_path / "index", initial_doc="docs/guide.md")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        app.screen.query_one(ClaimList).focus()
+        await pilot.press("d")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, DocPicker) and picker.shows_counts
+        region = picker.options.scrollable_content_region.width
+        assert region > 60 and picker.filled_width == region - 1

@@ -67,6 +67,8 @@ class DocPicker(ModalScreen[str | None]):
         self.docs = list(docs)
         self.current = current
         self.counts: dict[str, DocCounts] = {}
+        self.filled_width = 0  # the width the shown rows were padded to (0: not filled yet)
+        self.shows_counts = False  # whether the shown rows carry the counts
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog picker"):
@@ -101,9 +103,22 @@ class DocPicker(ModalScreen[str | None]):
         line.append_text(tail)
         return line
 
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._refill)
+
+    def _refill(self) -> None:
+        if self.is_attached:
+            self._fill(self.query_one(Input).value)
+
     def _fill(self, query: str) -> None:
+        region = self.options.scrollable_content_region.width
+        if region <= 0:
+            # Before the first layout the list has no width to pad the counts to: fill once it has
+            # one, or the counts would sit at a made-up column (and differ by timing).
+            self.call_after_refresh(self._refill)
+            return
         groups = doc_groups(self.docs, query)
-        width = max(30, self.options.scrollable_content_region.width - 1 or 70)
+        width = max(30, region - 1)
         options: list[Option | None] = []
         for title, docs in groups:
             if options:
@@ -117,6 +132,7 @@ class DocPicker(ModalScreen[str | None]):
         ids = [o.id for o in options if o is not None and o.id is not None and not o.disabled]
         if ids:
             listing.highlighted = listing.get_option_index(keep if keep in ids else ids[0])
+        self.filled_width, self.shows_counts = width, bool(self.counts)
         shown = sum(len(docs) for _, docs in groups)
         self.query_one("#picker-status", Static).update(Text(
             f"{shown} of {len(self.docs)} docs · flagged: contradicted, incomplete or stale",
@@ -162,5 +178,4 @@ class DocPicker(ModalScreen[str | None]):
 
     def _counted(self, counts: dict[str, DocCounts]) -> None:
         self.counts = counts
-        if self.is_attached:
-            self._fill(self.query_one(Input).value)
+        self._refill()
