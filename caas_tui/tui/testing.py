@@ -51,12 +51,21 @@ async def settle(pilot: Pilot, timeout: float = 60.0) -> None:
 
 def no_blink(pilot: Pilot) -> None:
     """Stop cursors blinking, so screenshots don't depend on when they are taken."""
-    for widget in pilot.app.query(Input):
+    # ``app.query`` searches only the app's default screen; the main screen and modals such as
+    # the doc picker are pushed above it.
+    inputs = [w for screen in pilot.app.screen_stack for w in screen.query(Input)]
+    areas = [w for screen in pilot.app.screen_stack for w in screen.query(TextArea)]
+    for widget in inputs:
         widget.cursor_blink = False
-        # Stopping the blink leaves the cursor in whatever phase the timer last drew
-        # when the input was not focused at that moment; show it, as a focused input does.
+        # Pausing is not enough: a later focus event resets (and so resumes) the blink timer,
+        # which can hide the cursor again just before the screenshot. Stop the timer for good,
+        # then show the cursor, as a focused input does.
+        timer = getattr(widget, "_blink_timer", None)
+        if timer is not None:
+            timer.stop()
         widget._cursor_visible = True
-    for area in pilot.app.query(TextArea):
+        widget.refresh()
+    for area in areas:
         area.cursor_blink = False
 
 

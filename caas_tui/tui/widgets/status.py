@@ -3,11 +3,12 @@ and the footer, which shows the bindings that fit the terminal's width."""
 
 from __future__ import annotations
 
+from typing import Protocol, TypeGuard, runtime_checkable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Footer, ProgressBar, Static
-from textual.widgets._footer import FooterKey
 
 from caas_tui.tui.keys import FOOTER_PRIORITY, FOOTER_SHORT
 from caas_tui.tui.render import tally_text
@@ -67,6 +68,22 @@ class StatusLine(Horizontal):
 PALETTE_CELLS = 14  # the command palette key on the right
 
 
+@runtime_checkable
+class KeyItem(Protocol):
+    """What the footer yields for a binding. Textual keeps its class private, so the footer
+    recognises its key items by their public attributes instead of importing it."""
+
+    key_display: str
+    description: str
+    action: str
+
+    def has_class(self, *class_names: str) -> bool: ...
+
+
+def _is_key(item: object) -> TypeGuard[KeyItem]:
+    return isinstance(item, KeyItem) and not item.has_class("-command-palette")
+
+
 class CaasFooter(Footer):
     """A footer that never overflows: keys by FOOTER_PRIORITY while they fit, short words when narrow."""
 
@@ -74,7 +91,7 @@ class CaasFooter(Footer):
         width = self.app.size.width
         narrow = width < 120
         items = list(super().compose())
-        keys = [w for w in items if isinstance(w, FooterKey) and not w.has_class("-command-palette")]
+        keys = [w for w in items if _is_key(w)]
         for key in keys:
             if narrow and key.action in FOOTER_SHORT:
                 key.description = FOOTER_SHORT[key.action]
@@ -87,7 +104,7 @@ class CaasFooter(Footer):
                 room -= cells
                 shown.add(id(key))
         for item in items:
-            if not isinstance(item, FooterKey) or item.has_class("-command-palette") or id(item) in shown:
+            if not _is_key(item) or id(item) in shown:
                 yield item
 
     async def on_resize(self) -> None:
