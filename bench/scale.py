@@ -3,14 +3,18 @@
 For each lexical backend, in a fresh process: cold index time, one-file refresh,
 warm query p50/p95 (bm25, dense, hybrid; random 2-5 word queries from the corpus's
 own symbol words), peak RSS and index size on disk. Then the dense crossover: exact
-numpy search against usearch HNSW (``caas_tui/index/vectors.py``) on N unit vectors.
+numpy search, the store's k-means-list index and usearch HNSW (``caas_tui/index/``) on N vectors.
 
 The corpus is the stdlib plus site-packages (``*.py`` only, the bench's skip rules),
 copied as ``copyN/...`` again and again with renamed paths until the estimated chunk
 count (defs + classes + one per file) reaches the target.
 
     python bench/scale.py --chunks 100000 [--backends whoosh,tantivy] [--work /tmp/caas-scale]
-    python bench/scale.py --crossover-only
+    python bench/scale.py --crossover-only [--vectors INDEX/vectors/vectors.npy] [--usearch-max N]
+
+Each backend run also reports its dense index against exact search of the same vectors
+on the bench's queries (recall@10, both latencies) and the peak RSS as each build phase
+began (chunking, embedding, lexical commit, built).
 """
 
 from __future__ import annotations
@@ -87,9 +91,15 @@ def run_backend(corpus: Path, index_dir: Path, lexical: str, n_queries: int) -> 
 
     if index_dir.exists():
         shutil.rmtree(index_dir)
+    rss_at: dict[str, float] = {}
+
+    def progress(phase: str, done: int, total: int) -> None:  # peak RSS so far, as each build phase starts
+        rss_at.setdefault(phase, _peak_rss_mb())
+
     t0 = time.perf_counter()
-    engine = Engine.open(corpus, index_dir=index_dir, lexical=lexical)
+    engine = Engine.open(corpus, index_dir=index_dir, lexical=lexical, progress=progress)
     cold = time.perf_counter() - t0
+    rss_at["built"] = _peak_rss_mb()
     chunks = engine.chunks()
     victim = corpus / chunks[len(chunks) // 2].path
     victim.write_text(victim.read_text(encoding="utf-8", errors="replace") + "\n\ndef scale_bench_added(x):\n    return x\n")
@@ -109,44 +119,113 @@ def run_backend(corpus: Path, index_dir: Path, lexical: str, n_queries: int) -> 
             engine.search(q, 10, mode=mode)
             times.append((time.perf_counter() - t0) * 1000)
         latency[mode] = {"p50_ms": statistics.median(times), "p95_ms": _pct(times, 0.95)}
+    dense = dense_vs_exact(engine, queries)
     engine.close()
     return {
         "lexical": lexical, "chunks": len(chunks), "cold_index_s": cold, "refresh_one_file_s": one_file,
         "latency": latency, "index_mb": _dir_mb(index_dir),
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "peak_rss_mb": _peak_rss_mb(), "peak_rss_mb_before_phase": rss_at, "dense_index": dense,
         "load_avg_1m_at_end": os.getloadavg()[0],  # 2 cores shared with other jobs: read timings with it
     }
 
 
-def crossover(sizes: list[int], dims: int = 256, n_queries: int = 50, usearch_max: int | None = None) -> list[dict[str, float]]:
-    """Exact vs HNSW query p50 and build time per size; ``usearch_max``: HNSW only up to
-    that size (its single-threaded build takes minutes past 100k on a shared machine)."""
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def dense_vs_exact(engine: object, queries: list[str], depths: tuple[int, ...] = (10, 50)) -> dict[str, object]:
+    """The store's vector index against exact search of the same vectors, on the real
+    queries encoded as the engine encodes them: recall@10 and @50 (50 is the depth a
+    k=10 search asks the dense channel for), and both latencies interleaved query by query."""
+    from caas_tui.index.vectors import ClusteredVectorIndex
+
+    store = engine.store  # type: ignore[attr-defined]
+    index = store.vectors
+    out: dict[str, object] = {"backend": type(index).__name__, "vectors": len(index)}
+    if not isinstance(index, ClusteredVectorIndex):
+        return out
+    out["clustered"] = index.clustered
+    k = max(depths)
+    vecs = store.encoder.encode(queries, query=True)
+    hits = dict.fromkeys(depths, 0)
+    fast, slow = [], []
+    for q in vecs:
+        t0 = time.perf_counter()
+        got = index.search(q, k)
+        t1 = time.perf_counter()
+        want = index.exact_search(q, k)
+        t2 = time.perf_counter()
+        fast.append((t1 - t0) * 1000)
+        slow.append((t2 - t1) * 1000)
+        for d in depths:
+            hits[d] += len({c for c, _ in got[:d]} & {c for c, _ in want[:d]})
+    out.update({f"recall@{d}": hits[d] / (d * len(vecs)) for d in depths})
+    out.update({
+        f"index_p50_ms@{k}": statistics.median(fast), f"index_p95_ms@{k}": _pct(fast, 0.95),
+        f"exact_p50_ms@{k}": statistics.median(slow), f"exact_p95_ms@{k}": _pct(slow, 0.95),
+        "load_avg_1m": os.getloadavg()[0],
+    })
+    return out
+
+
+def crossover(
+    sizes: list[int], dims: int = 256, n_queries: int = 50, usearch_max: int | None = None,
+    vectors: Path | None = None,
+) -> list[dict[str, float]]:
+    """Exact vs k-means lists (the store's index) vs HNSW per size: build time, query p50
+    and recall@10 against exact. ``vectors``: real chunk vectors (a ``vectors.npy`` of a
+    built index; held-out rows are the queries), else random unit vectors, which have no
+    clusters and so are the worst case for both approximate indexes. ``usearch_max``: HNSW
+    only up to that size (its build takes minutes past 100k on a shared machine)."""
     import numpy as np
 
-    from caas_tui.index.vectors import ExactVectorIndex, UsearchVectorIndex
+    from caas_tui.index.vectors import ClusteredVectorIndex, ExactVectorIndex, UsearchVectorIndex
 
     rng = np.random.default_rng(3)
+    pool = np.load(vectors, mmap_mode="r") if vectors is not None else None
+    if pool is not None:
+        order = rng.permutation(len(pool))
+        all_queries = np.asarray(pool[np.sort(order[:n_queries])], dtype=np.float32)
     rows = []
     for n in sizes:
-        vecs = rng.standard_normal((n, dims), dtype=np.float32)
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        if pool is not None:
+            if n > len(pool) - n_queries:
+                continue
+            vecs = np.asarray(pool[np.sort(order[n_queries : n_queries + n])], dtype=np.float32)
+            queries = all_queries
+        else:
+            vecs = rng.standard_normal((n, dims), dtype=np.float32)
+            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+            queries = vecs[rng.integers(0, n, n_queries)]
         ids = [f"c{i}" for i in range(n)]
-        queries = vecs[rng.integers(0, n, n_queries)]
-        row: dict[str, float] = {"n": n, "load_avg_1m": os.getloadavg()[0]}
-        for name, cls in (("exact", ExactVectorIndex), ("usearch", UsearchVectorIndex)):
+        row: dict[str, float] = {"n": n, "real_vectors": pool is not None, "load_avg_1m": os.getloadavg()[0]}
+        truth: list[set[str]] = []
+        for name, cls in (("exact", ExactVectorIndex), ("clustered", ClusteredVectorIndex), ("usearch", UsearchVectorIndex)):
             if name == "usearch" and usearch_max is not None and n > usearch_max:
                 continue
             index = cls()
+            if isinstance(index, UsearchVectorIndex):
+                index.add_threads = 0  # both cores: the build is the cost measured here
             t0 = time.perf_counter()
             index.upsert(ids, vecs)
+            if isinstance(index, ClusteredVectorIndex):
+                index.ensure_clusters()  # what a save does at a commit
             row[f"{name}_build_s"] = time.perf_counter() - t0
             index.search(queries[0], 10)
-            times = []
-            for q in queries:
+            times, hits = [], 0
+            for j, q in enumerate(queries):
                 t0 = time.perf_counter()
-                index.search(q, 10)
+                found = index.search(q, 10)
                 times.append((time.perf_counter() - t0) * 1000)
+                if name == "exact":
+                    truth.append({cid for cid, _ in found})
+                else:
+                    hits += len(truth[j] & {cid for cid, _ in found})
             row[f"{name}_p50_ms"] = statistics.median(times)
+            if name != "exact":
+                row[f"{name}_recall@10"] = hits / (10 * len(queries))
+            del index
+        row["load_avg_1m_end"] = os.getloadavg()[0]
         rows.append(row)
         print(json.dumps(row), flush=True)
     return rows
@@ -162,6 +241,8 @@ def main() -> int:
     ap.add_argument("--crossover-only", action="store_true")
     ap.add_argument("--crossover-sizes", default="25000,50000,100000,200000,500000")
     ap.add_argument("--usearch-max", type=int, default=None, help="build HNSW only up to this many vectors")
+    ap.add_argument("--vectors", type=Path, default=None, help="crossover on these real vectors (an index's vectors.npy)")
+    ap.add_argument("--skip-crossover", action="store_true")
     ap.add_argument("--_child", nargs=3, metavar=("CORPUS", "INDEX", "LEXICAL"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._child:
@@ -188,7 +269,10 @@ def main() -> int:
             print(json.dumps({lexical: report[lexical]}), flush=True)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(report, indent=2))
-    report["crossover"] = crossover([int(s) for s in args.crossover_sizes.split(",")], usearch_max=args.usearch_max)
+    if args.skip_crossover:
+        return 0
+    sizes = [int(s) for s in args.crossover_sizes.split(",")]
+    report["crossover"] = crossover(sizes, usearch_max=args.usearch_max, vectors=args.vectors)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2))
     return 0

@@ -28,7 +28,6 @@ Example::
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -92,6 +91,8 @@ def load_config(root: Path, **overrides: Any) -> Config:
     cfg = Config(root=root)
     path = root / CONFIG_FILE
     if path.is_file():
+        import tomllib  # here: compiling its patterns costs a one-shot command without a caas.toml
+
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

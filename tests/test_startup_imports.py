@@ -38,6 +38,15 @@ FRONT_END_ONLY = ("textual", "mcp", "pydantic", "anthropic", "caas_tui.tui", "ca
 ON_REQUEST = ("sentence_transformers", "onnxruntime", "torch", "transformers", "huggingface_hub")
 # Used by other commands only (the file watcher, large vector collections).
 OTHER = ("watchfiles", "usearch")
+# Opening a clean index reads and chunks no file and resolves no graph: the chunkers, the
+# fact extractors and graph resolution load only when a file changed or the graph is walked.
+BUILD_ONLY = ("caas_tui.ingest.python", "caas_tui.ingest.markdown", "caas_tui.ingest.rst", "caas_tui.ingest.text",
+              "caas_tui.ingest.treesitter", "tree_sitter", "caas_tui.graph.build", "caas_tui.graph.resolve",
+              "caas_tui.graph.pyfacts", "caas_tui.graph.tsfacts", "caas_tui.graph.docfacts")
+# The shipped model runs without model2vec (index/encoders/plainstatic.py) and the other
+# encoder families' modules load only for their specs.
+MODEL_EXTRAS = ("model2vec", "joblib", "tqdm", "safetensors", "caas_tui.index.encoders.st",
+                "caas_tui.index.encoders.onnx_int8")
 
 
 def _imported(tmp_path: Path, *args: str) -> set[str]:
@@ -79,7 +88,10 @@ def test_search_json(tmp_path: Path, project: Path) -> None:
     mods = _imported(tmp_path, "search", "--root", str(project), "--json", "parse a config file")
     assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, *OTHER) == []
     assert _grammars(mods) == []  # no file of a tree-sitter language was chunked
-    assert "model2vec" in mods and "whoosh" in mods  # hybrid: both channels ran
+    # hybrid: both channels ran (the shipped model's forward pass is plainstatic's, not model2vec's)
+    assert "caas_tui.index.encoders.plainstatic" in mods and "tokenizers" in mods and "whoosh" in mods
+    assert _loaded(mods, *MODEL_EXTRAS) == []
+    assert _loaded(mods, *BUILD_ONLY) == []
     assert "tantivy" not in mods  # the other lexical backend is imported only when chosen
     assert _loaded(mods, "rich") == []  # --json prints no table and (no tty) no progress bar
 
@@ -87,6 +99,20 @@ def test_search_json(tmp_path: Path, project: Path) -> None:
 def test_search_bm25_loads_no_model(tmp_path: Path, project: Path) -> None:
     mods = _imported(tmp_path, "search", "--root", str(project), "--json", "--mode", "bm25", "parse")
     assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, *OTHER, "model2vec", "tokenizers") == []
+    assert _loaded(mods, *MODEL_EXTRAS, *BUILD_ONLY, "caas_tui.index.encoders.plainstatic") == []
+
+
+def test_search_after_an_edit_chunks_only_that_language(tmp_path: Path, project: Path) -> None:
+    """A changed Python file loads the Python chunker and fact extractor, and nothing else."""
+    edited = tmp_path / "edited"
+    shutil.copytree(project, edited)
+    target = next(p for p in sorted(edited.rglob("*.py")) if ".caas" not in p.parts)
+    target.write_text(target.read_text(encoding="utf-8") + "\n\ndef added_for_the_test():\n    return 1\n",
+                      encoding="utf-8")
+    mods = _imported(tmp_path, "search", "--root", str(edited), "--json", "added_for_the_test")
+    assert {"caas_tui.ingest.python", "caas_tui.graph.pyfacts"} <= mods
+    assert _loaded(mods, "caas_tui.ingest.markdown", "caas_tui.ingest.rst", "caas_tui.ingest.treesitter",
+                   "tree_sitter", "caas_tui.graph.tsfacts", "caas_tui.graph.build", *MODEL_EXTRAS) == []
 
 
 def test_review_static(tmp_path: Path, project: Path) -> None:
@@ -95,6 +121,9 @@ def test_review_static(tmp_path: Path, project: Path) -> None:
     assert _grammars(mods) == []
     # caas_tui.live's package file names the watcher lazily: review imports live.changes only
     assert _loaded(mods, *OTHER, "caas_tui.live.watcher") == []
+    # --json prints no table; the sandbox, the other CI renderers and the chunkers are not needed
+    assert _loaded(mods, "rich", "caas_tui.review.execute", "caas_tui.cli.formats.sarif", "caas_tui.cli.formats.junit",
+                   "caas_tui.cli.formats.github", *MODEL_EXTRAS) == []
 
 
 def test_status(tmp_path: Path, project: Path) -> None:

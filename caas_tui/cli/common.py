@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import logging
 import sys
 import time
 from collections.abc import Iterator
@@ -15,6 +14,8 @@ from typing import TYPE_CHECKING
 from caas_tui.config import LEXICAL_BACKENDS
 
 if TYPE_CHECKING:
+    import logging
+
     from rich.console import Console
     from rich.progress import TaskID
 
@@ -45,22 +46,30 @@ def notify(message: str) -> None:
     _stderr().print(f"caas-tui: {message}", markup=False, soft_wrap=True)
 
 
-class _Notices(logging.Handler):
-    """Log records as ``caas-tui: message`` lines on whatever ``sys.stderr`` is at the time."""
+@functools.cache
+def _notice_handler() -> logging.Handler:
+    import logging  # here, not at the top: a one-shot search or review without --rerank never logs
 
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            notify(record.getMessage())
-        except Exception:  # noqa: BLE001 - a notice must never break the command
-            self.handleError(record)
+    class Notices(logging.Handler):
+        """Log records as ``caas-tui: message`` lines on whatever ``sys.stderr`` is at the time."""
+
+        def emit(self, record: logging.LogRecord) -> None:
+            try:
+                notify(record.getMessage())
+            except Exception:  # noqa: BLE001 - a notice must never break the command
+                self.handleError(record)
+
+    return Notices(logging.INFO)
 
 
 def announce_model_preparation() -> None:
     """Show, on stderr, the one-time notices of model preparation (the ONNX export of the
     re-ranking model takes a few seconds once); the TUI never calls this: stderr is its screen."""
+    import logging
+
     logger = logging.getLogger("caas_tui.index.encoders.onnx_int8")
-    if not any(isinstance(h, _Notices) for h in logger.handlers):
-        logger.addHandler(_Notices(logging.INFO))
+    if _notice_handler() not in logger.handlers:
+        logger.addHandler(_notice_handler())
         logger.setLevel(logging.INFO)
 
 

@@ -15,14 +15,10 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from caas_tui.cli.common import add_root, announce_model_preparation, open_engine, progress_bar
-from caas_tui.cli.formats import FORMATS, doc_json, github_commands, github_summary, junit_xml, sarif_log
+from caas_tui.cli.formats import FORMATS, doc_json
 from caas_tui.cli.formats.output import path_prefix, write_output
 from caas_tui.config import REVIEW_PROVIDERS
 from caas_tui.errors import CaasError
@@ -32,12 +28,16 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims import extract_claims
 from caas_tui.review.decisions.baseline import Baseline, write_baseline
 from caas_tui.review.decisions.store import VerdictStore
-from caas_tui.review.execute import ExecuteReviewer
 from caas_tui.review.merge import execute_pairs_to_store, merge_reviews, verdict_json
 from caas_tui.review.report import DocOutcome, Report, doc_outcome, make_report
 from caas_tui.review.runner import relative_doc_path, review_doc, reviewable_paths
 from caas_tui.review.select import REVIEWERS, make_reviewer
 from caas_tui.review.textutil import read_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from caas_tui.review.execute import ExecuteReviewer
 from caas_tui.sources import discover
 from caas_tui.sources.discover import left_out_docs, left_out_message
 
@@ -88,6 +88,9 @@ def check_lines(report: Report) -> list[str]:
 
 
 def _summary(console: Console, result: DocOutcome) -> None:
+    from rich.table import Table  # only for the text summary: --json and --format runs never load rich
+    from rich.text import Text
+
     counts = ", ".join(f"{result.count(k)} {k}" for k in ("contradicted", "incomplete", "consistent", "unverified")
                        if result.count(k))
     console.print(Text(f"{result.doc_path}: {len(result.outcomes)} claims ({counts or 'none'})", style="bold"))
@@ -137,12 +140,18 @@ def _render(fmt: str, report: Report, engine: Engine, every: dict[str, tuple[Ver
         return "".join(json.dumps(_with_every_verdict(doc_json(d), every or {}), ensure_ascii=False) + "\n"
                        for d in report.docs)
     if fmt == "github":
+        from caas_tui.cli.formats import github_commands
+
         lines = github_commands(report, prefix)
         return "".join(line + "\n" for line in lines)
     if fmt == "sarif":
         base = Path.cwd() if prefix else engine.root  # the directory SARIF's relative uris start from
+        from caas_tui.cli.formats import sarif_log
+
         return json.dumps(sarif_log(report, prefix=prefix, root_uri=base.resolve().as_uri()), indent=2) + "\n"
     if fmt == "junit":
+        from caas_tui.cli.formats import junit_xml
+
         return junit_xml(report)
     return "".join(line + "\n" for line in check_lines(report))
 
@@ -169,11 +178,13 @@ def run(args: argparse.Namespace) -> int:
             left_out = left_out_message(left_out_docs(engine.cfg, discover(engine.cfg)))
             if left_out:
                 notify(left_out)
-        executor = None
+        executor: ExecuteReviewer | None = None
         if args.execute or (args.execute is None and engine.cfg.review_execute):
+            from caas_tui.review.execute import ExecuteReviewer  # the sandbox: only for --execute
+
             executor = ExecuteReviewer(python=args.python or engine.cfg.review_python)
         every: dict[str, tuple[Verdict, ...]] = {}
-        console = Console(highlight=False)
+        console: Console | None = None
         outcomes: list[DocOutcome] = []
         with VerdictStore.open(engine.cfg) as store, progress_bar() as update:
             scope = None
@@ -197,6 +208,10 @@ def run(args: argparse.Namespace) -> int:
                 outcome = doc_outcome(result, text, baseline=baseline, keep=scope.keeps if scope else None)
                 outcomes.append(outcome)
                 if fmt == "text" and not args.check and args.output is None:
+                    if console is None:
+                        from rich.console import Console
+
+                        console = Console(highlight=False)
                     _summary(console, outcome)
         report = make_report(outcomes, args.fail_on or "contradicted")
         if args.write_baseline is not None:
@@ -206,6 +221,8 @@ def run(args: argparse.Namespace) -> int:
         if fmt != "text" or args.check or args.output is not None:
             write_output(_render(fmt, report, engine, every), args.output)
         if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
+            from caas_tui.cli.formats import github_summary
+
             write_output(github_summary(report, path_prefix(engine.root)), Path(os.environ["GITHUB_STEP_SUMMARY"]),
                          append=True)
         if args.check or gating:

@@ -11,11 +11,10 @@ from __future__ import annotations
 import contextlib
 import heapq
 import itertools
-import threading
 import time
 from collections.abc import Generator, Iterable, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh.collectors import Collector, WrappingCollector
@@ -38,6 +37,8 @@ from caas_tui.index.lexical_plan import (
     Clause,
     plan_queries,
 )
+from caas_tui.index.pending import BufferedWriter
+from caas_tui.index.whoosh_writer import FastSegmentWriter
 from caas_tui.models import Chunk, Kind
 
 PREFIX_SCAN = 4096  # terms scanned per field and prefix: bounds a keystroke's cost
@@ -77,26 +78,21 @@ def make_schema() -> Schema:
     )
 
 
-class WhooshLexical:
+class WhooshLexical(BufferedWriter[SegmentWriter]):
     """``LexicalBackend`` over a Whoosh index directory."""
 
     def __init__(self, ix: whoosh_index.FileIndex, directory: Path) -> None:  # use create/open
+        super().__init__()
         self._ix = ix
         self._dir = directory
         analyzer = ix.schema["symbol"].analyzer  # its terms are a superset of content's
         if set(ix.schema.names()) != set(make_schema().names()) or not isinstance(analyzer, CodeAnalyzer):
             raise IndexStoreError(f"lexical index at {directory} has an incompatible schema; rebuild it")
         self._analyzer: CodeAnalyzer = analyzer
-        self._pending: dict[str, Chunk] = {}
-        self._deletes: set[str] = set()
-        self._lock = threading.RLock()  # searches (TUI worker threads) vs commits
         self._searcher: Searcher = self._new_searcher()
         self._closed = False
         self._filters: dict[frozenset[str], set[int]] = {}
         self.time_limit = TIME_LIMIT
-        self._writer: SegmentWriter | None = None  # opened by prepare(), finished by commit()
-        self._fed: tuple[frozenset[str], dict[str, Chunk]] | None = None  # what prepare() wrote so far
-        self._stale = False  # an add or delete since prepare() that the writer does not have
 
     @classmethod
     def create(cls, directory: Path) -> WhooshLexical:
@@ -126,43 +122,9 @@ class WhooshLexical:
                 f"lexical index at {directory} is corrupt ({type(exc).__name__}); rebuild it"
             ) from exc
 
-    def add(self, chunks: Sequence[Chunk]) -> None:
-        with self._lock:
-            fed = self._fed[1] if self._fed is not None else {}
-            for chunk in chunks:
-                if chunk.id in fed:
-                    self._stale = True  # the writer holds an older version of it
-                self._pending[chunk.id] = chunk
-
-    def delete(self, chunk_ids: Sequence[str]) -> None:
-        with self._lock:
-            if chunk_ids and self._writer is not None:
-                self._stale = True  # the writer has its deletes already
-            for cid in chunk_ids:
-                self._pending.pop(cid, None)
-                self._deletes.add(cid)
-
-    def prepare(self) -> None:
-        """Do the slow part of the next ``commit`` now: analyze and write the pending
-        documents into a new, still invisible segment. Readers see nothing until
-        ``commit``; the store runs this while it embeds and while files are still being
-        chunked, so each call writes only what was added since the last one."""
-        with self._lock:
-            self._check_open()
-            if self._writer is None and (self._pending or self._deletes):
-                self._writer = self._open_writer()
-                self._fed = (frozenset(self._deletes), {})
-                self._feed(self._writer, self._deletes)
-            if self._writer is not None and self._fed is not None and not self._stale:
-                fed = self._fed[1]
-                new = {cid: c for cid, c in self._pending.items() if cid not in fed}
-                self._feed(self._writer, new.keys() - self._deletes, new.values())
-                fed.update(new)
-
     def _open_writer(self) -> SegmentWriter:
         try:
-            # one process (procs=1): Whoosh hands back a SegmentWriter
-            return cast(SegmentWriter, self._ix.writer(timeout=LOCK_TIMEOUT, delay=0.05, limitmb=LIMIT_MB))
+            return FastSegmentWriter(self._ix, timeout=LOCK_TIMEOUT, delay=0.05, limitmb=LIMIT_MB)
         except LockError as exc:
             raise IndexStoreError(f"lexical index at {self._dir} is locked by another writer") from exc
 
@@ -181,36 +143,21 @@ class WhooshLexical:
                 raise IndexStoreError(f"cannot write lexical index at {self._dir}: {exc}") from exc
             raise
 
-    def _cancel(self, writer: SegmentWriter) -> None:
-        if writer is self._writer:
-            self._writer, self._fed, self._stale = None, None, False
+    def _abort_writer(self, writer: SegmentWriter) -> None:
         if not writer.is_closed:
             with contextlib.suppress(Exception):  # cleanup must not mask the real error
                 writer.cancel()  # releases the write lock
 
-    def commit(self) -> None:
-        with self._lock:
-            self._check_open()
-            if self._writer is not None and self._stale:
-                self._cancel(self._writer)  # changed since prepare(): redo from the buffers
-            if self._writer is None and not self._pending and not self._deletes:
-                return
-            self.prepare()  # what was added since (or everything)
-            writer = self._writer
-            assert writer is not None
-            try:
-                writer.commit(mergetype=_merge_policy)
-            except BaseException as exc:  # cancel on anything, Ctrl-C included, then re-raise
-                self._cancel(writer)
-                if isinstance(exc, OSError):
-                    raise IndexStoreError(f"cannot write lexical index at {self._dir}: {exc}") from exc
-                raise
-            self._writer, self._fed, self._stale = None, None, False
-            self._pending.clear()
-            self._deletes.clear()
-            old, self._searcher = self._searcher, self._new_searcher()
-            self._filters.clear()  # docnums belong to the old searcher
-            old.close()
+    def _commit_writer(self, writer: SegmentWriter) -> None:
+        try:
+            writer.commit(mergetype=_merge_policy)
+        except OSError as exc:
+            raise IndexStoreError(f"cannot write lexical index at {self._dir}: {exc}") from exc
+
+    def _committed(self) -> None:
+        old, self._searcher = self._searcher, self._new_searcher()
+        self._filters.clear()  # docnums belong to the old searcher
+        old.close()
 
     def search(
         self,
@@ -264,10 +211,7 @@ class WhooshLexical:
     def close(self) -> None:
         """Release the searcher. Uncommitted changes are dropped. Idempotent."""
         with self._lock:
-            if self._writer is not None:
-                self._cancel(self._writer)
-            self._pending.clear()
-            self._deletes.clear()
+            self._drop_pending()
             if not self._closed:
                 self._closed = True
                 self._searcher.close()

@@ -7,15 +7,14 @@ terms with tantivy's ``whitespace`` tokenizer: both backends see identical terms
 Queries come from the same plan (``lexical_plan.py``); tantivy scores BM25 per field,
 so the ``symbol`` field boost multiplies that field's clauses (Whoosh: BM25F).
 
-Writes are buffered and applied by ``commit()`` with a short-lived writer (its lock
-file is held only while committing); every commit reloads the reader.
+Writes are buffered (``pending.py``) and applied by ``commit()`` with a short-lived
+writer (its lock file is held only while committing); every commit reloads the reader.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import threading
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -25,6 +24,7 @@ import tantivy
 from caas_tui.errors import IndexStoreError
 from caas_tui.index.analysis import TOKEN_RE, CodeAnalyzer, code_analyzer
 from caas_tui.index.lexical_plan import PREFIX_TOP, SYMBOL_BOOST, TIME_LIMIT, Clause, plan_queries
+from caas_tui.index.pending import BufferedWriter
 from caas_tui.models import Chunk, Kind
 
 SCHEMA_FILE = "caas-schema.json"
@@ -52,24 +52,19 @@ def analyzed(analyzer: CodeAnalyzer, text: str) -> str:
     return " ".join(out)
 
 
-class TantivyLexical:
+class TantivyLexical(BufferedWriter[tantivy.IndexWriter]):
     """``LexicalBackend`` over a tantivy index directory."""
 
     def __init__(self, index: tantivy.Index, directory: Path) -> None:  # use create/open
+        super().__init__()
         self._index = index
         self._dir = directory
         self._schema = _schema()
         self._names = code_analyzer()  # symbol and path, with dotted names
         self._bodies = CodeAnalyzer(dotted=0)  # content: same choice as the Whoosh schema
-        self._pending: dict[str, Chunk] = {}
-        self._deletes: set[str] = set()
-        self._lock = threading.RLock()
         self._searcher = index.searcher()
         self._closed = False
         self.time_limit = TIME_LIMIT
-        self._writer: tantivy.IndexWriter | None = None  # opened by prepare(), finished by commit()
-        self._fed: tuple[frozenset[str], dict[str, Chunk]] | None = None  # what prepare() wrote
-        self._stale = False  # an add or delete since prepare() that the writer does not have
 
     @classmethod
     def create(cls, directory: Path) -> TantivyLexical:
@@ -100,22 +95,6 @@ class TantivyLexical:
             raise IndexStoreError(f"lexical index at {directory} is corrupt ({type(exc).__name__}); rebuild it") from exc
 
     # -- writing -----------------------------------------------------------------
-    def add(self, chunks: Sequence[Chunk]) -> None:
-        with self._lock:
-            fed = self._fed[1] if self._fed is not None else {}
-            for chunk in chunks:
-                if chunk.id in fed:
-                    self._stale = True  # the writer holds an older version of it
-                self._pending[chunk.id] = chunk
-
-    def delete(self, chunk_ids: Sequence[str]) -> None:
-        with self._lock:
-            if chunk_ids and self._writer is not None:
-                self._stale = True  # the writer has its deletes already
-            for cid in chunk_ids:
-                self._pending.pop(cid, None)
-                self._deletes.add(cid)
-
     def _documents(self, chunks: Iterable[Chunk]) -> Iterable[tantivy.Document]:
         names, bodies = self._names, self._bodies
         for c in chunks:
@@ -126,22 +105,6 @@ class TantivyLexical:
                 symbol=analyzed(names, c.symbol or ""),
                 content=analyzed(bodies, c.context_header() + "\n" + c.text),
             )
-
-    def prepare(self) -> None:
-        """Analyze and write the pending documents now, into a writer whose work stays
-        invisible until ``commit`` (the store runs this while it embeds and while files
-        are still being chunked: each call writes what was added since the last one)."""
-        with self._lock:
-            self._check_open()
-            if self._writer is None and (self._pending or self._deletes):
-                self._writer = self._open_writer()
-                self._fed = (frozenset(self._deletes), {})
-                self._feed(self._writer, self._deletes)
-            if self._writer is not None and self._fed is not None and not self._stale:
-                fed = self._fed[1]
-                new = {cid: c for cid, c in self._pending.items() if cid not in fed}
-                self._feed(self._writer, new.keys() - self._deletes, new.values())
-                fed.update(new)
 
     def _open_writer(self) -> tantivy.IndexWriter:
         try:
@@ -162,36 +125,21 @@ class TantivyLexical:
                 raise IndexStoreError(f"cannot write lexical index at {self._dir}: {exc}") from exc
             raise
 
-    def _cancel(self, writer: tantivy.IndexWriter) -> None:
-        if writer is self._writer:
-            self._writer, self._fed, self._stale = None, None, False
+    def _abort_writer(self, writer: tantivy.IndexWriter) -> None:
         with contextlib.suppress(Exception):  # cleanup must not mask the real error
             writer.rollback()
             writer.wait_merging_threads()  # releases the writer lock
 
-    def commit(self) -> None:
-        with self._lock:
-            self._check_open()
-            if self._writer is not None and self._stale:
-                self._cancel(self._writer)  # changed since prepare(): redo from the buffers
-            if self._writer is None and not self._pending and not self._deletes:
-                return
-            self.prepare()  # what was added since (or everything)
-            writer = self._writer
-            assert writer is not None
-            try:
-                writer.commit()
-                writer.wait_merging_threads()  # also releases the writer lock
-            except BaseException as exc:
-                self._cancel(writer)
-                if isinstance(exc, OSError | ValueError):
-                    raise IndexStoreError(f"cannot write lexical index at {self._dir}: {exc}") from exc
-                raise
-            self._writer, self._fed, self._stale = None, None, False
-            self._pending.clear()
-            self._deletes.clear()
-            self._index.reload()
-            self._searcher = self._index.searcher()
+    def _commit_writer(self, writer: tantivy.IndexWriter) -> None:
+        try:
+            writer.commit()
+            writer.wait_merging_threads()  # also releases the writer lock
+        except (OSError, ValueError) as exc:
+            raise IndexStoreError(f"cannot write lexical index at {self._dir}: {exc}") from exc
+
+    def _committed(self) -> None:
+        self._index.reload()
+        self._searcher = self._index.searcher()
 
     # -- reading -----------------------------------------------------------------
     def search(
@@ -245,10 +193,7 @@ class TantivyLexical:
     def close(self) -> None:
         """Release the searcher. Uncommitted changes are dropped. Idempotent."""
         with self._lock:
-            if self._writer is not None:
-                self._cancel(self._writer)
-            self._pending.clear()
-            self._deletes.clear()
+            self._drop_pending()
             self._closed = True
 
     def _check_open(self) -> None:

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pathspec
-from pathspec.pattern import Pattern
+if TYPE_CHECKING:
+    from pathspec.pattern import Pattern
+
+# pathspec is imported where a pattern is compiled: in a git work tree without
+# include/exclude globs (git ls-files decides) a search never compiles one (issue 20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +33,8 @@ def read_gitignore(path: str, prefix: str) -> IgnoreLevel | None:
     except OSError:
         # An unreadable .gitignore ignores nothing, exactly as git behaves.
         return None
+    import pathspec
+
     spec = pathspec.GitIgnoreSpec.from_lines(lines)
     # Comments and blank lines compile to patterns with include=None; drop them so
     # the per-file loop below only runs real patterns.
@@ -59,6 +65,8 @@ class GlobFilter:
     def __init__(self, include: Iterable[str], exclude: Iterable[str]) -> None:
         inc = [g for g in include if g.strip()]
         exc = [g for g in exclude if g.strip()]
+        if inc or exc:
+            import pathspec
         self._include = pathspec.GitIgnoreSpec.from_lines(inc) if inc else None
         self._exclude = pathspec.GitIgnoreSpec.from_lines(exc) if exc else None
         # A directory can only be pruned wholesale when no negation could re-include

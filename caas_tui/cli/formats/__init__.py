@@ -6,11 +6,36 @@ They only render: what is a finding, what is suppressed and the exit code are th
 report's.
 """
 
-from caas_tui.cli.formats.github import github_commands, github_summary
-from caas_tui.cli.formats.jsonl import claim_json, doc_json
-from caas_tui.cli.formats.junit import junit_xml
-from caas_tui.cli.formats.sarif import sarif_log
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from caas_tui.cli.formats.github import github_commands, github_summary
+    from caas_tui.cli.formats.jsonl import claim_json, doc_json
+    from caas_tui.cli.formats.junit import junit_xml
+    from caas_tui.cli.formats.sarif import sarif_log
 
 FORMATS: tuple[str, ...] = ("text", "json", "github", "sarif", "junit")
 
+# imported on first use (PEP 562): a `review --json` run loads the jsonl renderer only
+_HOMES = {
+    "github_commands": "caas_tui.cli.formats.github",
+    "github_summary": "caas_tui.cli.formats.github",
+    "claim_json": "caas_tui.cli.formats.jsonl",
+    "doc_json": "caas_tui.cli.formats.jsonl",
+    "junit_xml": "caas_tui.cli.formats.junit",
+    "sarif_log": "caas_tui.cli.formats.sarif",
+}
+
 __all__ = ["FORMATS", "claim_json", "doc_json", "github_commands", "github_summary", "junit_xml", "sarif_log"]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # later lookups skip this function
+    return value

@@ -1,12 +1,20 @@
 """Dense text encoders behind :class:`~caas_tui.index.protocols.Encoder`, one module per family.
 
 ``common`` holds what the families share; ``registry`` picks a family by spec prefix.
+``HashingEncoder`` (a deterministic fake for tests and benches) is imported on first use
+(PEP 562): its patterns are compiled only where it is used.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from caas_tui.index.encoders.common import weights_digest
-from caas_tui.index.encoders.hashing import HashingEncoder
 from caas_tui.index.encoders.registry import LOADERS, load_encoder
 from caas_tui.index.encoders.static import DEFAULT_MODEL_NAME, Model2VecEncoder, default_model_dir
+
+if TYPE_CHECKING:
+    from caas_tui.index.encoders.hashing import HashingEncoder
 
 __all__ = [
     "DEFAULT_MODEL_NAME",
@@ -17,3 +25,12 @@ __all__ = [
     "load_encoder",
     "weights_digest",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name != "HashingEncoder":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from caas_tui.index.encoders.hashing import HashingEncoder
+
+    globals()[name] = HashingEncoder  # later lookups skip this function
+    return HashingEncoder

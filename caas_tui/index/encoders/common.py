@@ -6,9 +6,10 @@ Kept apart from the families so none of them imports another's internals.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +20,7 @@ from caas_tui.index.analysis import split_identifier
 
 WEIGHTS_GLOB = "*.safetensors"
 INSTALL_HINT = "pip install 'caas-tui[transformers]'"
+ST_PREFIX = "st:"  # a sentence-transformers spec (encoders/st.py); here so the registry can name it unimported
 
 
 def first_line(exc: BaseException) -> str:
@@ -41,26 +43,85 @@ def looks_like_path(spec: str) -> bool:
     )
 
 
+CACHE_ENV = "CAAS_TUI_CACHE"  # replaces $XDG_CACHE_HOME/caas-tui
+
+
+def user_cache() -> Path:
+    """The one folder caas-tui writes outside a project (model facts, ONNX exports):
+    ``$CAAS_TUI_CACHE``, else ``$XDG_CACHE_HOME/caas-tui``, else ``~/.cache/caas-tui``."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV]).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "caas-tui"
+
+
+def _cache_file() -> Path:
+    return user_cache() / "model-facts.json"
+
+
+def stamp_cached(kind: str, files: Sequence[Path], compute: Callable[[], Any]) -> Any:
+    """``compute()`` (a JSON value derived from ``files``' bytes), remembered in the user's
+    cache directory under the files' stamps (inode, size, mtime, ctime:
+    :func:`caas_tui.index.integrity.stamp`) and reused while they all still match.
+
+    For facts about a model folder that cost a one-shot command a tenth of its time (the
+    weights' digest, the tokenizer's vocabulary statistics). Files changed in the last
+    moments are not cached (``integrity.settled``); an unreadable or unwritable cache only
+    means computing again. OSError from reading ``files`` propagates.
+    """
+    from caas_tui.index.integrity import settled, stamp
+
+    raw = [stamp(path) for path in files]
+    stamps = [[str(path.resolve()), *st] for path, st in zip(files, raw, strict=True)]
+    where = f"{kind}:{stamps[0][0] if stamps else ''}"  # one entry per file and kind: a new model replaces it
+    cache = _cache_file()
+    try:
+        known = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    if not isinstance(known, dict):
+        known = {}
+    entry = known.get(where)
+    if isinstance(entry, dict) and entry.get("stamps") == stamps and "value" in entry:
+        return entry["value"]
+    value = compute()
+    if [stamp(path) for path in files] == raw and all(settled(st) for st in raw):
+        known[where] = {"stamps": stamps, "value": value}
+        tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(known), encoding="utf-8")
+            os.replace(tmp, cache)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+    return value
+
+
 def weights_digest(folder: Path, spec: str | None = None) -> str:
     """First 12 hex digits of sha256 over the folder's ``*.safetensors`` files.
 
     A folder has one weights file in practice, so this is that file's sha256. Only
     the top level and one below are searched (model2vec and sentence-transformers
-    layouts), so pointing at a big tree by mistake stays cheap.
+    layouts), so pointing at a big tree by mistake stays cheap. Hashing the shipped
+    model's 15 MB was a tenth of a one-shot search: the digest is :func:`stamp_cached`.
     """
     name = f"embedding model {spec or str(folder)!r}"
     files = sorted([*folder.glob(WEIGHTS_GLOB), *folder.glob(f"*/{WEIGHTS_GLOB}")])
     if not files:
         raise ModelError(f"{name}: no model weights (*.safetensors) in {folder}")
-    digest = hashlib.sha256()
-    try:
+
+    def digest() -> str:
+        hasher = hashlib.sha256()
         for path in files:
             with path.open("rb") as handle:
                 for block in iter(lambda: handle.read(1 << 20), b""):
-                    digest.update(block)
+                    hasher.update(block)
+        return hasher.hexdigest()[:12]
+
+    try:
+        return str(stamp_cached("sha256", files, digest))
     except OSError as exc:
         raise ModelError(f"{name}: cannot read {exc.filename} ({exc.strerror})") from exc
-    return digest.hexdigest()[:12]
 
 
 # A camelCase name: an ASCII alphanumeric run starting with a lower-case letter, not glued to

@@ -36,11 +36,16 @@ from typing import Any, Protocol
 import numpy as np
 
 from caas_tui.errors import ModelError
-from caas_tui.index.encoders.common import INSTALL_HINT, first_line, import_sentence_transformer, quiet_transformers
+from caas_tui.index.encoders.common import (
+    INSTALL_HINT,
+    first_line,
+    import_sentence_transformer,
+    quiet_transformers,
+    user_cache,
+)
 from caas_tui.index.vectors import normalize_rows
 
 BACKEND = "onnx-int8"
-CACHE_ENV = "CAAS_TUI_CACHE"  # replaces $XDG_CACHE_HOME/caas-tui; ONNX files go in its onnx/ folder
 RECIPE = "v1:torchscript-opset17:int8-dynamic-per-channel"  # change when the export recipe changes
 _VERSIONED = ("torch", "transformers", "onnx", "onnxruntime")  # their upgrades may change the graph
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
@@ -66,11 +71,8 @@ def require_onnxruntime(spec: str) -> None:
 
 
 def cache_root() -> Path:
-    """``$CAAS_TUI_CACHE/onnx``, else ``$XDG_CACHE_HOME/caas-tui/onnx``, else ``~/.cache/caas-tui/onnx``."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV]).expanduser() / "onnx"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "caas-tui" / "onnx"
+    """The ``onnx/`` folder of :func:`~caas_tui.index.encoders.common.user_cache`."""
+    return user_cache() / "onnx"
 
 
 def _version(name: str) -> str:

@@ -12,15 +12,28 @@ Every failure is a one-line :class:`~caas_tui.errors.ModelError`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from caas_tui.index.encoders import st, static
-from caas_tui.index.protocols import Encoder
+from caas_tui.index.encoders import static
+from caas_tui.index.encoders.common import ST_PREFIX
 
-Loader = Callable[[str], Encoder]
+if TYPE_CHECKING:
+    from caas_tui.index.protocols import Encoder
+
+Loader = Callable[[str], "Encoder"]
+
+
+def _load_st(spec: str) -> Encoder:
+    # imported on use, and looked up per call (tests replace it): the shipped model's
+    # commands never load the sentence-transformers/onnx family's module
+    from caas_tui.index.encoders import st
+
+    return st.load_st_encoder(spec)
+
 
 # Longest matching prefix wins; "" (model2vec) matches every spec.
 LOADERS: dict[str, Loader] = {
-    st.ST_PREFIX: lambda spec: st.load_st_encoder(spec),  # looked up per call: tests replace it
+    ST_PREFIX: _load_st,
     "": static.load_model2vec_encoder,
 }
 

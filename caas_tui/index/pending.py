@@ -1,0 +1,123 @@
+"""The write bookkeeping both lexical backends share: buffered adds and deletes, fed
+ahead of the commit into a writer whose work stays invisible until then.
+
+A backend subclasses :class:`BufferedWriter` and supplies the engine calls (open a
+writer, feed it, commit it, abort it, reopen the searcher); this class decides what
+each writer still needs. The store calls ``prepare`` while it chunks and embeds, so
+each call feeds only what was added since the last; ``commit`` then feeds the rest.
+A change to something a writer already has (a re-add, a delete) makes that writer
+stale: ``commit`` drops it and redoes everything from the buffers.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Generic, TypeVar
+
+from caas_tui.models import Chunk
+
+W = TypeVar("W")  # the engine's writer
+
+
+class BufferedWriter(Generic[W]):
+    """``add``/``delete``/``prepare``/``commit`` of a ``LexicalBackend`` over a writer ``W``."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()  # searches (TUI worker threads) vs writes
+        self._pending: dict[str, Chunk] = {}
+        self._deletes: set[str] = set()
+        self._writer: W | None = None  # opened by prepare(), finished by commit()
+        self._fed: dict[str, Chunk] | None = None  # what the open writer has been given
+        self._stale = False  # an add or delete since the writer opened that it does not have
+
+    # -- what a backend supplies -------------------------------------------------
+    def _check_open(self) -> None:
+        raise NotImplementedError
+
+    def _open_writer(self) -> W:
+        raise NotImplementedError
+
+    def _feed(self, writer: W, deletes: Iterable[str], chunks: Iterable[Chunk] = ()) -> None:
+        """Delete the documents of ``deletes``, then add ``chunks``; cancel the writer on failure."""
+        raise NotImplementedError
+
+    def _commit_writer(self, writer: W) -> None:
+        raise NotImplementedError
+
+    def _abort_writer(self, writer: W) -> None:
+        """Drop the writer's work and release its lock; must not raise."""
+        raise NotImplementedError
+
+    def _committed(self) -> None:
+        """Make the new commit visible to searches."""
+        raise NotImplementedError
+
+    # -- the shared bookkeeping --------------------------------------------------
+    def add(self, chunks: Sequence[Chunk]) -> None:
+        with self._lock:
+            fed = self._fed or {}
+            for chunk in chunks:
+                if chunk.id in fed:
+                    self._stale = True  # the writer holds an older version of it
+                self._pending[chunk.id] = chunk
+
+    def delete(self, chunk_ids: Sequence[str]) -> None:
+        with self._lock:
+            if chunk_ids and self._writer is not None:
+                self._stale = True  # the writer has its deletes already
+            for cid in chunk_ids:
+                self._pending.pop(cid, None)
+                self._deletes.add(cid)
+
+    def prepare(self) -> None:
+        """Do the slow part of the next ``commit`` now: analyze and write the pending
+        documents into the writer, where readers see nothing until ``commit``."""
+        with self._lock:
+            self._feed_pending()
+
+    def _feed_pending(self) -> None:
+        with self._lock:
+            self._check_open()
+            if self._writer is None and (self._pending or self._deletes):
+                self._writer = self._open_writer()
+                self._fed = {}
+                self._feed(self._writer, self._deletes)
+            if self._writer is not None and self._fed is not None and not self._stale:
+                fed = self._fed
+                new = {cid: c for cid, c in self._pending.items() if cid not in fed}
+                # a replaced document is deleted first (unless its delete was fed already)
+                self._feed(self._writer, new.keys() - self._deletes, new.values())
+                fed.update(new)
+
+    def commit(self) -> None:
+        with self._lock:
+            self._check_open()
+            if self._writer is not None and self._stale:
+                self._cancel(self._writer)  # changed since prepare(): redo from the buffers
+            if self._writer is None and not self._pending and not self._deletes:
+                return
+            self._feed_pending()  # what was added since (or everything)
+            writer = self._writer
+            assert writer is not None
+            try:
+                self._commit_writer(writer)
+            except BaseException:  # cancel on anything, Ctrl-C included, then re-raise
+                self._cancel(writer)
+                raise
+            self._writer, self._fed, self._stale = None, None, False
+            self._pending.clear()
+            self._deletes.clear()
+            self._committed()
+
+    def _cancel(self, writer: W) -> None:
+        if writer is self._writer:
+            self._writer, self._fed, self._stale = None, None, False
+        self._abort_writer(writer)
+
+    def _drop_pending(self) -> None:
+        """Forget uncommitted changes (``close``)."""
+        if self._writer is not None:
+            self._cancel(self._writer)
+        self._pending.clear()
+        self._deletes.clear()
