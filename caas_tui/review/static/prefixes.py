@@ -9,11 +9,21 @@ the prefix (``startswith``, ``removeprefix``, ``in``) copes with it and is left 
 from __future__ import annotations
 
 import ast
+import re
 
+from caas_tui.review.static.project import ModuleSource
 from caas_tui.review.static.pysig import evaluate, own_nodes, signature
 from caas_tui.review.static.resolve import Def, Resolver
 
 _INSPECT = frozenset({"startswith", "removeprefix", "lstrip", "partition", "split", "find", "index", "replace"})
+# A prefix is only ever built by an f-string (its ``f``/``rf``/``fr`` prefix right before the
+# quote) or by ``+`` (``+=`` is no ``BinOp``): code whose text has neither builds none, and
+# is not walked.
+_BUILDS = re.compile(r"""\+(?!=)|[fF][rR]?['"]""")
+
+
+def _may_build(src: ModuleSource, node: ast.AST) -> bool:
+    return src.may_contain(_BUILDS, node)
 
 
 def _is_uri_scheme(prefix: str) -> bool:
@@ -44,7 +54,7 @@ def _subject(expr: ast.expr, me: str | None) -> str | None:
     return None
 
 
-def _built(nodes: list[ast.AST], me: str | None, module: Def, resolver: Resolver) -> dict[str, str]:
+def _built(nodes: tuple[ast.AST, ...], me: str | None, module: Def, resolver: Resolver) -> dict[str, str]:
     """subject -> prefix for every string built as prefix-then-subject."""
     found: dict[str, str] = {}
     for node in nodes:
@@ -67,7 +77,7 @@ def _built(nodes: list[ast.AST], me: str | None, module: Def, resolver: Resolver
     return found
 
 
-def _guarded(nodes: list[ast.AST], me: str | None, module: Def, resolver: Resolver) -> dict[str, list[str | None]]:
+def _guarded(nodes: tuple[ast.AST, ...], me: str | None, module: Def, resolver: Resolver) -> dict[str, list[str | None]]:
     """subject -> the strings the code looks for in it (None: something it can't evaluate)."""
     out: dict[str, list[str | None]] = {}
     for node in nodes:
@@ -98,14 +108,16 @@ def _unguarded(found: dict[str, str], guarded: dict[str, list[str | None]]) -> d
 
 def function_prefixes(fn: Def, resolver: Resolver) -> dict[str, str]:
     """Parameters a function puts a literal prefix in front of."""
+    if fn.node is None or fn.module is None or not _may_build(fn.module, fn.node):
+        return {}
     sig = signature(fn)
-    if sig is None or fn.node is None or fn.module is None:
+    if sig is None:
         return {}
     module = Def("module", fn.module.name, fn.module)
     nodes = own_nodes(fn.node)
     names = {p.name for p in sig.params}
     found = {k: v for k, v in _built(nodes, None, module, resolver).items() if k in names}
-    return _unguarded(found, _guarded(nodes, None, module, resolver))
+    return _unguarded(found, _guarded(nodes, None, module, resolver)) if found else {}
 
 
 def field_prefixes(cls: Def, resolver: Resolver) -> dict[str, str]:
@@ -114,18 +126,24 @@ def field_prefixes(cls: Def, resolver: Resolver) -> dict[str, str]:
     if not isinstance(node, ast.ClassDef) or cls.module is None:
         return {}
     module = Def("module", cls.module.name, cls.module)
-    found: dict[str, str] = {}
-    guarded: dict[str, list[str | None]] = {}
+    methods: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str]] = []
     for method in node.body:
         if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
             continue
         if method.name == "__repr__":
             continue  # debugging output (``Entity(id=...)``), not a value anyone consumes
-        me = method.args.args[0].arg
-        nodes = own_nodes(method)
-        for k, v in _built(nodes, me, module, resolver).items():
-            found.setdefault(k, v)
-        for k, probes in _guarded(nodes, me, module, resolver).items():
+        methods.append((method, method.args.args[0].arg))
+    found: dict[str, str] = {}
+    for method, me in methods:
+        if _may_build(cls.module, method):
+            for k, v in _built(own_nodes(method), me, module, resolver).items():
+                found.setdefault(k, v)
+    if not found:
+        return {}
+    # Any method, building or not, may be the one that checks a field for the prefix.
+    guarded: dict[str, list[str | None]] = {}
+    for method, me in methods:
+        for k, probes in _guarded(own_nodes(method), me, module, resolver).items():
             guarded.setdefault(k, []).extend(probes)
     return _unguarded(found, guarded)
 

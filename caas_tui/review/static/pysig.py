@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import ast
 import codecs
+import weakref
 from dataclasses import dataclass
 
 from caas_tui.review.claims.mentions import dotted
+from caas_tui.review.static.project import child_nodes
 from caas_tui.review.static.resolve import Def, Resolver
 
 # Decorators that leave the call signature as written.
@@ -205,16 +207,37 @@ def same_value(a: object, b: object) -> bool:
 
 
 # -- raises -------------------------------------------------------------------------------
-def own_nodes(node: ast.AST) -> list[ast.AST]:
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+# Every check asks for the same function bodies again (23k walks of one stdlib review); the
+# answer lives as long as the node, so a file read again (new tree) is walked afresh.
+_OWN: weakref.WeakKeyDictionary[ast.AST, tuple[ast.AST, ...]] = weakref.WeakKeyDictionary()
+
+
+def own_nodes(node: ast.AST) -> tuple[ast.AST, ...]:
     """Nodes of a function body, not descending into nested defs or lambdas."""
+    cached = _OWN.get(node)
+    if cached is None:
+        cached = _OWN[node] = tuple(_walk_own(node))
+    return cached
+
+
+def _walk_own(node: ast.AST) -> list[ast.AST]:
     out: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(node))
+    stack = child_nodes(node)
+    pop, push, extend, keep = stack.pop, stack.append, stack.extend, out.append
+    node_type = ast.AST
     while stack:
-        cur = stack.pop()
-        if isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        cur = pop()
+        if isinstance(cur, _NESTED):
             continue
-        out.append(cur)
-        stack.extend(ast.iter_child_nodes(cur))
+        keep(cur)
+        # ``child_nodes`` inlined: this loop runs once per node of every function body.
+        for name in cur._fields:
+            value = getattr(cur, name, None)
+            if isinstance(value, node_type):
+                push(value)
+            elif isinstance(value, list):
+                extend([item for item in value if isinstance(item, node_type)])
     return out
 
 

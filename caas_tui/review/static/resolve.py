@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field
 
 from caas_tui.review.claims.mentions import dotted
-from caas_tui.review.static.project import ImportRef, ModuleSource, Project, scope_bindings
+from caas_tui.review.static.project import ImportRef, ModuleSource, Project, scope_bindings, walk_nodes
 
 # Stdlib modules safe to import for looking up base-class members (no side effects).
 _SAFE_STDLIB = frozenset(
@@ -258,11 +258,11 @@ class Resolver:
                 for elt in getattr(stmt.value, "elts", []):
                     if isinstance(elt, ast.Constant) and isinstance(elt.value, str):
                         found.setdefault(elt.value, stmt)
-        for fn in (s for s in ast.walk(node) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        for fn in (s for s in walk_nodes(node) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))):
             if not fn.args.args:
                 continue
             me = fn.args.args[0].arg
-            for sub in ast.walk(fn):
+            for sub in walk_nodes(fn):
                 targets = sub.targets if isinstance(sub, ast.Assign) else [getattr(sub, "target", None)]
                 if not isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                     continue
@@ -309,7 +309,7 @@ class Resolver:
         if self._meta_added(cls) is None:
             return True
         # ``setattr(self, name, ...)`` / ``self.__dict__.update(...)`` add attributes nobody wrote down.
-        for sub in ast.walk(node):
+        for sub in walk_nodes(node):
             if isinstance(sub, ast.Call) and dotted(sub.func) == "setattr":
                 return True
             if isinstance(sub, ast.Attribute) and sub.attr == "__dict__":
