@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import stdlib_corpus
 from stdlib_corpus import Query, make_corpus, sample
 
-from caas_tui.index.encoders import default_model_dir, load_encoder
+from caas_tui.index.encoders import load_encoder
 from caas_tui.index.protocols import Encoder
 from caas_tui.retrieve.engine import Engine
 from caas_tui.retrieve.priors import is_test_chunk
@@ -72,6 +72,10 @@ VARIANTS: dict[str, RankPolicy] = {
     "default, tests 0.8, no subject rule": replace(DEFAULT_POLICY, test_factor=0.8, tests_after_subjects=False),
     "default, no subject rule": replace(DEFAULT_POLICY, tests_after_subjects=False),
     "default, modules 1.0": replace(DEFAULT_POLICY, module_factor=1.0),
+    "default, no test subjects": replace(DEFAULT_POLICY, test_subjects=False),
+    "default, tests 0.4": replace(DEFAULT_POLICY, test_factor=0.4),
+    "session 3 start (no test subjects, no call/default claim rules)":
+        replace(DEFAULT_POLICY, test_subjects=False, claim_calls=False, claim_defaults=False),
 }
 
 
@@ -187,7 +191,9 @@ def run_row(engine: Engine, queries: list[Query], warmup: list[Query], mode: str
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--queries", type=int, default=200)
-    ap.add_argument("--old-model", type=Path, default=default_model_dir(), help="the current static model")
+    ap.add_argument("--old-model", type=Path, default=None,
+                    help="a static model folder to measure as 'old' (default: the shipped encoder as the product "
+                         "loads it, camelCase split included; a folder path loads without the split)")
     ap.add_argument("--new-model", type=Path, default=None, help="the trained static model to compare")
     ap.add_argument("--work", type=Path, default=None, help="keep corpus and indexes here (default: a temp dir)")
     ap.add_argument("--corpus", type=Path, default=None, help="a folder of Python code to use instead of the "
@@ -218,7 +224,8 @@ def main() -> int:
     warmup = [q for q in sample(all_queries, args.queries + 40, seed=11) if (q.path, q.symbol) not in chosen_set][:10]
     have_st = importlib.util.find_spec("sentence_transformers") is not None
 
-    encoders: list[tuple[str, str]] = [("old", str(args.old_model.resolve()))]
+    # "" is the shipped default encoder (load_encoder), exactly as Engine.open loads it.
+    encoders: list[tuple[str, str]] = [("old", str(args.old_model.resolve()) if args.old_model else "")]
     if args.new_model is not None:
         encoders.append(("new", str(args.new_model.resolve())))
     if have_st and not args.no_transformer:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from caas_tui.models import Chunk, Claim
+from caas_tui.retrieve.claimcalls import keyword_calls, makes_same_call, shown_objects
 from caas_tui.retrieve.claimquery import EVIDENCE_KINDS, claim_pins, claim_request, named_symbols
 from caas_tui.retrieve.fusion import Fused, combsum
-from caas_tui.retrieve.priors import apply_priors, is_test_chunk
+from caas_tui.retrieve.priors import apply_priors, is_test_chunk, wants_tests
 from caas_tui.retrieve.ranking import DEFAULT_POLICY, fuse, is_identifier_query
 from caas_tui.retrieve.symbols import SymbolTable
 
@@ -170,3 +171,93 @@ def test_claim_pins_bring_the_test_that_uses_what_a_code_block_names_together() 
     fused = [Fused("other", 0.9, {}), Fused("long", 0.5, {}), Fused("ent", 0.4, {})]
     out, _ = claim_pins("e = Entity('a')\ne.add(Mesh(Box(1)))", fused, table, ("code", "test"), chunk_of=chunks.get)
     assert [f.id for f in out][:2] == ["ent", "long"]
+
+
+def test_keyword_calls_read_the_outer_calls_of_a_flattened_block() -> None:
+    text = 'b = Builder(padding=0.01, name="x(y)") spawn("p", Shape(radius=0.3)) f(a == b)'
+    assert keyword_calls(text) == (("Builder", frozenset({"padding", "name"})), ("Shape", frozenset({"radius"})))
+    assert keyword_calls(text, outermost=True) == (("Builder", frozenset({"padding", "name"})),)
+    assert makes_same_call("assert not ok(Builder(name='a', padding=1, extra=2))",
+                           (("x.Builder", frozenset({"padding"})),))
+    assert not makes_same_call("Builder(margin=1)", (("Builder", frozenset({"padding"})),))
+    shown = shown_objects('>>> h = Headers({"A": "b"}) >>> h["a"] \'b\' >>> h {\'a\': \'b\'}')
+    assert shown == [("Headers", "__repr__")]
+    assert shown_objects('u = Uri("x") print(u)') == [("Uri", "__str__")]
+    assert shown_objects(">>> h = Headers() >>> h.update(a=1) >>> len(h) 1") == []
+    assert shown_objects(">>> h = Headers() >>> h + other 3 >>> h in seen True") == []
+
+
+def test_claim_pins_order_a_blocks_keyword_calls_first_and_bring_what_the_claim_shows() -> None:
+    scene = _with_text("scene", "xr/scene.py", "xr.scene.Scene", "class Scene: ...", signature="class Scene")
+    plane = _with_text("plane", "xr/utils.py", "xr.utils.make_plane", "def make_plane(scene): ...")
+    builder = _with_text("builder", "xr/builder.py", "xr.builder.Builder", "class Builder: ...", signature="class Builder")
+    init = _with_text("init", "xr/builder.py", "xr.builder.Builder.__init__", "def __init__(self, margin=0.0): ...",
+                      parent="xr.builder.Builder")
+    use = _with_text("use", "tests/test_b.py", "tests.test_b.test_padding",
+                     "def test_padding():\n    assert Builder(padding=1).pad\n", kind="test")
+    co = _with_text("co", "tests/test_all.py", "tests.test_all.test_all",
+                    "def test_all():\n    Scene('a'); make_plane(s); Builder(); other()\n", kind="test")
+    chunks = {c.id: c for c in (scene, plane, builder, init, use, co)}
+    table = SymbolTable(chunks.values())
+    fused = [Fused(cid, 1.0 - i * 0.1, {}) for i, cid in enumerate(["co", "plane", "scene", "use", "builder", "init"])]
+    block = 's = Scene("p") make_plane(s) b = Builder(padding=0.01) b.build_all()'
+    out, moved = claim_pins(block, fused, table, ("code", "test"), chunk_of=chunks.get)
+    # The call passing keywords comes first (three pins at most); then the test making that very
+    # call, before the co-user.
+    assert [f.id for f in out][:4] == ["builder", "init", "scene", "use"] and "co" not in moved
+    old, _ = claim_pins(block, fused, table, ("code", "test"), chunk_of=chunks.get, calls=False)
+    assert [f.id for f in old][:4] == ["scene", "plane", "builder", "init"]
+    head = _with_text("hd", "xr/headers.py", "xr.headers.Headers", "class Headers: ...", signature="class Headers")
+    rep = _with_text("rep", "xr/headers.py", "xr.headers.Headers.__repr__", "def __repr__(self): ...",
+                     parent="xr.headers.Headers")
+    table = SymbolTable([head, rep])
+    out, moved = claim_pins(">>> h = Headers({'A': 'b'}) >>> h {'a': 'b'}", [Fused("hd", 1.0, {})], table,
+                            ("code",), chunk_of={"hd": head, "rep": rep}.get)
+    assert [f.id for f in out] == ["hd", "rep"] and moved == {"hd", "rep"}
+
+
+def test_a_claim_stating_a_default_brings_the_constructor_that_sets_it() -> None:
+    refill = _with_text("refill", "rl.py", "rl.Bucket._refill", "def _refill(self): ...", parent="rl.Bucket")
+    init = _with_text("init", "rl.py", "rl.Bucket.__init__", "def __init__(self, rate=RATE): ...",
+                      signature="def __init__(self, rate: float = RATE)", parent="rl.Bucket")
+    other = _with_text("other", "rl.py", "rl.Bucket.acquire", "def acquire(self): ...", parent="rl.Bucket")
+    chunks = {c.id: c for c in (refill, init, other)}
+    table = SymbolTable(chunks.values())
+    fused = [Fused("refill", 0.9, {}), Fused("other", 0.8, {}), Fused("init", 0.1, {})]
+    out, moved = claim_pins("Out of the box the bucket refills one token every 100 ms.", fused, table, ("code",),
+                            chunk_of=chunks.get)
+    assert [f.id for f in out] == ["refill", "init", "other"] and moved == set()
+    for sentence in ("The bucket refills one token every 100 ms.", "Return the default refill of the bucket now."):
+        same, _ = claim_pins(sentence, fused, table, ("code",), chunk_of=chunks.get)
+        assert same == fused  # no default stated, or no value
+
+
+def test_a_top_test_brings_the_subject_the_channels_missed() -> None:
+    km = _with_text("km", "pkg/cluster.py", "pkg.cluster.KMeans", "class KMeans: ...", signature="class KMeans")
+    fit = _with_text("fit", "pkg/cluster.py", "pkg.cluster.KMeans.fit", "def fit(self): ...", parent="pkg.cluster.KMeans")
+    test = _with_text("t", "pkg/tests/test_cluster.py", "pkg.tests.test_cluster.test_kmeans_converges",
+                      "def test_kmeans_converges():\n    model = KMeans(3).fit(X)\n    assert_close(model)\n", kind="test")
+    other = _with_text("o", "pkg/io.py", "pkg.io.load", "def load(): ...")
+    chunks = {c.id: c for c in (km, fit, test, other)}
+    table = SymbolTable(chunks.values())
+
+    def find(name: str) -> list[Chunk]:
+        return table.find(name, ("code",), exact_only=True)
+
+    fused = [Fused("t", 1.0, {"bm25": 1}), Fused("o", 0.9, {"bm25": 2})]
+    # The test's name spells KMeans, which it calls; `fit` is too short and `assert_close` is not spelled.
+    order = [f.id for f in apply_priors("converge to stable centres", fused, chunks.get, test_factor=1.0, find=find)]
+    assert order == ["km", "t", "o"]
+    assert [f.id for f in apply_priors("converge to stable centres", fused, chunks.get, test_factor=1.0)] == ["t", "o"]
+    asked = [f.id for f in apply_priors("tests that converge", fused, chunks.get, test_factor=1.0, find=find)]
+    assert asked == ["t", "o"]  # asked for tests: ranked like anything else
+    lone = _with_text("l", "tests/test_misc.py", "tests.test_misc.test_roundtrip", "def test_roundtrip():\n    load()\n",
+                      kind="test")
+    assert apply_priors("round trip", [Fused("l", 1.0, {})], {"l": lone}.get, find=find)[0].id == "l"
+
+
+def test_test_as_a_word_for_data_does_not_ask_for_tests() -> None:
+    assert wants_tests("the tests of make_box") and wants_tests("test that make builds a box")
+    assert wants_tests("pytest fixture for the session")
+    assert not wants_tests("Compute the score on the test set") and not wants_tests("predict the test samples")
+    assert wants_tests("test samples are split before the tests run")

@@ -15,11 +15,20 @@ findings manifests (``bench/findings.py --claims``):
   ``MAX_DEFS``, never a module preamble; a named class brings its ``__init__``
   (``Box(width=...)`` is answered by the constructor); a name matching many
   definitions pins none. ``pinning.pin_exact`` answers the rest.
-- then one candidate the pins hand work to (``MAX_CALLEES``): a callee called by bare
-  name or through ``self`` in the caller's class (``Session.get`` -> ``self.request``;
-  ``request`` -> ``self._send_once``), or code or a test that calls at least
-  ``MIN_SHARED`` of the names a code-block claim uses (the test that builds the long
-  form a tutorial spells out). Only candidates the channels found qualify.
+- what a code claim's calls assert (``retrieve/claimcalls.py``): an outer call passing
+  keywords is pinned before the block's other calls (``CollisionBuilder(padding=0.01)``
+  asserts a signature; ``spawn("p", Shape(radius=1))`` stays about ``spawn``), and an
+  object the claim shows (``>>> h`` echoes ``Headers.__repr__``; ``print(u)``, ``str(u)``:
+  ``__str__``) brings that method after its class.
+- then one candidate the pins hand work to (``MAX_CALLEES``): a test that makes one of
+  the claim's keyword calls with the same keywords (the test of that very use), else a
+  callee called by bare name or through ``self`` in the caller's class (``Session.get``
+  -> ``self.request``; ``request`` -> ``self._send_once``), or code or a test that calls
+  at least ``MIN_SHARED`` of the names a code-block claim uses (the test that builds the
+  long form a tutorial spells out). Only candidates the channels found qualify.
+- a sentence that names nothing but states a default and a value ("out of the box the
+  bucket refills one token every 100 ms") gets the constructor of its best candidate's
+  class, when that signature sets defaults, right after that candidate.
 
 Also tried and dropped: putting each named definition's callees and tests (one
 graph hop, found or not) right after it cost 0.05-0.20 recall@5 on both manifests:
@@ -35,6 +44,7 @@ from collections.abc import Callable, Sequence
 
 from caas_tui.limits import MAX_QUERY_CHARS
 from caas_tui.models import Chunk, Claim, Kind
+from caas_tui.retrieve.claimcalls import keyword_calls, makes_same_call, shown_objects
 from caas_tui.retrieve.fusion import Fused
 from caas_tui.retrieve.pinning import constructors, looks_like_identifier
 from caas_tui.retrieve.priors import called_names
@@ -57,6 +67,11 @@ _NOT_NAMES = frozenset({"print", "len", "range", "list", "dict", "set", "tuple",
 # A claim is checked against code, tests and upstream pages; docs and docstrings are
 # what gets checked, not proof (the same rule as graph expansion).
 EVIDENCE_KINDS: tuple[Kind, ...] = ("code", "test", "upstream")
+# A sentence that states a default ("out of the box ... every 100 ms"): defaults live in a
+# constructor's signature. A value must be stated too, so "Return the default encoding" is not one.
+_STATES_DEFAULT = re.compile(r"\b(?:by default|defaults?\b|defaulted|out of the box|unless (?:told|set|given)|"
+                             r"if (?:omitted|not given|unset))", re.IGNORECASE)
+_STATES_VALUE = re.compile(r"\d|\b(?:True|False|None)\b|['\"]")
 _CODE_DOC = (".py", ".pyi", ".js", ".ts", ".java", ".go", ".rs", ".kt", ".cs", ".c", ".cc", ".cpp", ".h")
 
 
@@ -83,7 +98,7 @@ def named_symbols(query: str) -> list[str]:
     return [name for name, _ in _named(query)]
 
 
-def _named(query: str) -> list[tuple[str, bool]]:
+def _named(query: str, keywords_first: bool = True) -> list[tuple[str, bool]]:
     """:func:`named_symbols` with, for each name, whether the query calls it."""
     called: list[str] = []
     for m in _CALL.finditer(query):
@@ -98,6 +113,9 @@ def _named(query: str) -> list[tuple[str, bool]]:
             named.append(chain.group(0))
     rest = _TICKED.sub(" ", query)
     named += [w for m in _CHAIN.finditer(rest) if looks_like_identifier(w := m.group(0).rstrip("."))]
+    if keywords_first:  # a call passing keywords asserts a signature: the likeliest subject of a block
+        with_keywords = {name for name, _ in keyword_calls(query, outermost=True)}
+        called.sort(key=lambda name: name not in with_keywords)  # stable: mention order otherwise
     out: list[tuple[str, bool]] = [(name, True) for name in called]
     for name in named:
         if name not in called and all(name != n for n, _ in out):
@@ -136,40 +154,95 @@ def claim_pins(
     chunk_of: Callable[[str], Chunk | None] | None = None,
     callees: int = MAX_CALLEES,
     with_constructors: bool = True,
+    calls: bool = True,
+    defaults: bool = True,
 ) -> tuple[list[Fused], set[str]]:
     """``fused`` with the definitions a sentence query names moved to the top (at most
-    ``MAX_DEFS``, called names first; a named class brings its constructor), then up to
-    ``callees`` candidates they delegate to or that use the named code together
+    ``MAX_DEFS``, called names first, those passing keywords before the rest; a named class
+    brings its constructor, and the ``__repr__``/``__str__`` of an object the claim shows), then
+    up to ``callees`` candidates they delegate to or that use the named code together
     (:func:`_delegates`), and the ids moved; ``(fused, set())`` when it names none that
-    resolve, so ``pinning.pin_exact`` can have its say."""
+    resolve, so ``pinning.pin_exact`` can have its say (a claim stating a default then gets the
+    constructor of its best candidate's class after that candidate: :func:`_default_setter`).
+    ``calls``: read the claim's calls (``retrieve/claimcalls.py``) for the order, the shown
+    objects and the test that makes the same call."""
     head: list[str] = []
-    named = _named(query)
+    named = _named(query, keywords_first=calls)
     for name, _called in named:
         if len(head) >= MAX_DEFS:
             break
         for chunk in _resolve(symbols, name, kinds)[: MAX_DEFS - len(head)]:
             extra = constructors(symbols, chunk) if with_constructors else []
             head.extend(c.id for c in (chunk, *extra) if c.id not in head)
+    if calls:
+        head = _with_shown(query, head, symbols, kinds)
     if not head:
+        if defaults and chunk_of is not None and len(query.split()) >= MIN_WORDS:
+            return _default_setter(query, fused, symbols, chunk_of), set()
         return fused, set()
     if callees and chunk_of is not None:
-        head += _delegates(head, fused, chunk_of, callees, {n.rsplit(".", 1)[-1] for n, _ in named})
+        same = keyword_calls(query, outermost=True) if calls else ()
+        head += _delegates(head, fused, chunk_of, callees, {n.rsplit(".", 1)[-1] for n, _ in named}, same)
     top = fused[0].score if fused else 1.0
     by_id = {f.id: f for f in fused}
     moved = set(head)
     return [by_id.get(cid) or Fused(cid, top, {}) for cid in head] + [f for f in fused if f.id not in moved], moved
 
 
+def _with_shown(query: str, head: list[str], symbols: SymbolTable, kinds: Sequence[Kind]) -> list[str]:
+    """``head`` with, after each class's entries, the method that renders an object of it the claim
+    shows (``>>> h = Headers(...)``, ``>>> h`` shows ``Headers.__repr__``)."""
+    out = list(head)
+    for callee, dunder in shown_objects(query):
+        for cls in _resolve(symbols, callee, kinds):
+            if not (cls.signature or "").startswith("class "):
+                continue
+            found = [c.id for c in symbols.find(f"{cls.symbol}.{dunder}", ("code",), exact_only=True)]
+            if not found or found[0] in out:
+                continue
+            at = out.index(cls.id) + 1 if cls.id in out else len(out)
+            ctors = {c.id for c in constructors(symbols, cls)}
+            while at < len(out) and out[at] in ctors:
+                at += 1
+            out.insert(at, found[0])
+    return out
+
+
+def _default_setter(query: str, fused: list[Fused], symbols: SymbolTable,
+                    chunk_of: Callable[[str], Chunk | None]) -> list[Fused]:
+    """For a sentence that states a default value and names nothing: the constructor of the best
+    candidate's class, when its signature sets defaults, moved to just after that candidate
+    (``TokenBucket._refill`` first, then ``TokenBucket.__init__(rate=DEFAULT_RATE, ...)``)."""
+    if not (fused and _STATES_DEFAULT.search(query) and _STATES_VALUE.search(query)):
+        return fused
+    top = chunk_of(fused[0].id)
+    if top is None or top.kind != "code" or not top.signature or not top.symbol:
+        return fused
+    owner = top.symbol if top.signature.startswith("class ") else top.parent
+    if not owner:
+        return fused
+    inits = [c for c in symbols.find(f"{owner}.__init__", ("code",), exact_only=True)
+             if c.id != top.id and "=" in (c.signature or "")]
+    if not inits:
+        return fused
+    init = inits[0].id
+    by_id = {f.id: f for f in fused}
+    moved = Fused(init, fused[0].score, by_id[init].ranks if init in by_id else {})
+    return [fused[0], moved, *(f for f in fused[1:] if f.id != init)]
+
+
 def _delegates(
-    head: list[str], fused: list[Fused], chunk_of: Callable[[str], Chunk | None], limit: int, named: set[str]
+    head: list[str], fused: list[Fused], chunk_of: Callable[[str], Chunk | None], limit: int, named: set[str],
+    same: tuple[tuple[str, frozenset[str]], ...] = (),
 ) -> list[str]:
     """Candidates (at most ``limit``) that the pinned definitions hand work to, or that use what the
     claim names together. A method that delegates to a helper is proven by that helper (a callee
     counts when called by bare name or, through ``self``/``cls``, in the caller's class); code or a
     test that calls several of the names a code-block claim uses (``named``: short names) shows
-    what they add up to, the more the likelier. Only what the channels found qualifies (a callee
-    that shares no words with the claim is rarely its evidence); most names shared first, then
-    fused order."""
+    what they add up to, the more the likelier; a test that makes one of the claim's keyword calls
+    with the same keywords (``same``) is the test of that very use and comes first. Only what the
+    channels found qualifies (a callee that shares no words with the claim is rarely its
+    evidence); then most names shared, then fused order."""
     bare: set[str] = set()
     own: set[tuple[str | None, str]] = set()  # (class, method) called through self/cls
     for cid in head:
@@ -179,7 +252,7 @@ def _delegates(
         bare |= {m.group(1) for m in _BARE_CALL.finditer(chunk.text)} - {chunk.symbol.rsplit(".", 1)[-1]}
         cls = chunk.parent if chunk.signature and not chunk.signature.startswith("class ") else chunk.symbol
         own |= {(cls, m.group(1)) for m in _SELF_CALL.finditer(chunk.text)}
-    picked: list[tuple[int, int, str]] = []
+    picked: list[tuple[bool, int, int, str]] = []
     for position, item in enumerate(fused[:DELEGATE_WINDOW]):
         chunk = chunk_of(item.id)
         if item.id in head or chunk is None or chunk.kind not in ("code", "test") or not chunk.signature \
@@ -188,6 +261,7 @@ def _delegates(
         short = chunk.symbol.rsplit(".", 1)[-1]
         shared = len(called_names(chunk.text) & named)
         callee = chunk.kind == "code" and (short in bare or (chunk.parent, short) in own)
-        if callee or shared >= MIN_SHARED:
-            picked.append((-shared if shared >= MIN_SHARED else 0, position, item.id))
-    return [cid for _, _, cid in sorted(picked)[:limit]]
+        same_call = chunk.kind == "test" and makes_same_call(chunk.text, same)
+        if callee or shared >= MIN_SHARED or same_call:
+            picked.append((not same_call, -shared if shared >= MIN_SHARED else 0, position, item.id))
+    return [cid for *_, cid in sorted(picked)[:limit]]

@@ -121,6 +121,10 @@ class Engine:
         with self._lock:
             return self._symbols.find(name, kinds)
 
+    def _find_code(self, name: str) -> list[Chunk]:
+        """Code definitions named exactly ``name`` (the priors' lookup of a test's subject)."""
+        return self._symbols.find(name, ("code",), exact_only=True)
+
     def resolve_path(self, path: str) -> Path:
         """An absolute path for ``path`` (relative to the root), refusing anything outside it."""
         candidate = (self.root / path).resolve()
@@ -210,12 +214,13 @@ class Engine:
         store.chunks.prefetch(cid for found in scored.values() for cid, _ in found)  # one read, not one per id
         configured = {"bm25": self.cfg.bm25_weight, "dense": self.cfg.dense_weight}
         fused = fuse(query, scored, self.policy, configured=configured, rrf_k=self.cfg.rrf_k,
-                     chunk_of=store.chunks.get, kinds=kinds)
+                     chunk_of=store.chunks.get, kinds=kinds, find=self._find_code)
         claimed: set[str] = set()
         if self.policy.claims:  # a sentence naming symbols: retrieve/claimquery.py
             fused, claimed = claim_pins(query, fused, self._symbols, kinds or KINDS, chunk_of=store.chunks.get,
                                         callees=self.policy.claim_callees,
-                                        with_constructors=self.policy.claim_constructors)
+                                        with_constructors=self.policy.claim_constructors,
+                                        calls=self.policy.claim_calls, defaults=self.policy.claim_defaults)
         fused, exact = pin_exact(query, fused, self._symbols, kinds) if not claimed else (fused, set())
         fused = drop_twins(fused, store.chunks.get, pinned=exact | claimed)
         hits: list[Hit] = []

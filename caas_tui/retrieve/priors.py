@@ -22,7 +22,7 @@ that asks for examples keeps examples. Two rules:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from caas_tui.models import Chunk
@@ -34,6 +34,11 @@ MODULE_FACTOR = 0.6
 _EXAMPLE_DIRS = frozenset({"examples", "example", "docs_src", "demo", "demos", "samples", "sample"})
 _TEST_DIRS = frozenset({"test", "tests", "testing", "_tests"})
 _WANTS_TESTS = re.compile(r"\b(tests?|tested|testing|fixtures?|pytest|unittest|asserts?)\b", re.IGNORECASE)
+# "test" as a modifier of data ("the test set", "test samples", "a test statistic") describes
+# behaviour, not a wish for tests: left out before looking for one.
+_TEST_DATA = re.compile(r"\btest[ _-](?:sets?|data(?:sets?)?|samples?|splits?|size|scores?|folds?|ind(?:ices|ex)|"
+                        r"points?|errors?|instances?|inputs?|features?|targets?|labels?|matri(?:x|ces)|arrays?|"
+                        r"statistics?|values?|vectors?)\b", re.IGNORECASE)
 _WANTS_EXAMPLES = re.compile(r"\b(examples?|demos?|samples?|usage)\b", re.IGNORECASE)
 _CALLED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
@@ -49,8 +54,9 @@ def is_test_chunk(chunk: Chunk) -> bool:
 
 
 def wants_tests(query: str) -> bool:
-    """The query asks for tests by a word ("tests", "fixture", "pytest", ...)."""
-    return bool(_WANTS_TESTS.search(query))
+    """The query asks for tests by a word ("tests", "fixture", "pytest", ...; "test" of data, as
+    in "the test set", does not count)."""
+    return bool(_WANTS_TESTS.search(_TEST_DATA.sub(" ", query)))
 
 
 def _is_example(chunk: Chunk) -> bool:
@@ -111,6 +117,48 @@ def tests_after_subjects(fused: list[Fused], chunk_of: Callable[[str], Chunk | N
     return out
 
 
+SUBJECT_WINDOW = 3  # tests in the top this many bring a subject the channels missed
+MIN_SUBJECT_CHARS = 4  # shorter called names (``fit``, ``get``) name too many things
+MAX_SUBJECT_DEFS = 2  # a name defined more often than this is ambiguous: no subject
+
+
+def _squash(name: str) -> str:
+    return name.replace("_", "").lower()
+
+
+def subject_of_test(chunk: Chunk, find: Callable[[str], Sequence[Chunk]]) -> Chunk | None:
+    """The definition a test is about: the longest name it calls that its own name (or its class's)
+    spells (``test_kmeans_fit_predict`` -> ``KMeans`` or ``fit_predict``), defined once or twice
+    outside tests; None when no called name qualifies."""
+    cls = chunk.parent.rsplit(".", 1)[-1] if chunk.parent else ""
+    own = _squash(f"{cls}.{(chunk.symbol or '').rsplit('.', 1)[-1]}").replace("test", " ")
+    names = sorted((n for n in called_names(chunk.text) if len(n) >= MIN_SUBJECT_CHARS and _squash(n) in own),
+                   key=lambda n: (-len(n), n))
+    for name in names:
+        found = [c for c in find(name) if c.kind == "code" and c.signature and not is_test_chunk(c)]
+        if 1 <= len(found) <= MAX_SUBJECT_DEFS:
+            return found[0]
+    return None
+
+
+def subjects_before_tests(fused: list[Fused], chunk_of: Callable[[str], Chunk | None],
+                          find: Callable[[str], Sequence[Chunk]], window: int = SUBJECT_WINDOW) -> list[Fused]:
+    """``fused`` with each test in the top ``window`` preceded by its subject (:func:`subject_of_test`)
+    when that ranks below it or was not found; the subject takes the test's score."""
+    out = list(fused)
+    i = 0
+    while i < min(window, len(out)):
+        chunk = chunk_of(out[i].id)
+        subject = subject_of_test(chunk, find) if chunk is not None and is_test_chunk(chunk) else None
+        at = next((j for j, f in enumerate(out) if subject is not None and f.id == subject.id), None)
+        if subject is not None and (at is None or at > i):
+            moved = out.pop(at) if at is not None else Fused(subject.id, out[i].score, {})
+            out.insert(i, Fused(moved.id, out[i].score, moved.ranks))
+            i += 1  # past the subject, onto the test
+        i += 1
+    return out
+
+
 def apply_priors(
     query: str,
     fused: list[Fused],
@@ -120,9 +168,11 @@ def apply_priors(
     subjects: bool = True,
     test_factor: float = TEST_FACTOR,
     module_factor: float = MODULE_FACTOR,
+    find: Callable[[str], Sequence[Chunk]] | None = None,
 ) -> list[Fused]:
     """``fused`` with each score multiplied by its prior, re-sorted (stable for equal scores), then
-    (``subjects``) tests after their subjects. ``asks_for_tests``: the request asked for tests by
+    (``subjects``) tests after their subjects, and (``find``: code definitions by name) a top test's
+    subject the channels missed before it. ``asks_for_tests``: the request asked for tests by
     kind, so they are ranked like any other chunk."""
     tests_wanted = asks_for_tests or wants_tests(query)
     wants_examples = bool(_WANTS_EXAMPLES.search(query))
@@ -137,4 +187,6 @@ def apply_priors(
     out.sort(key=lambda f: (-f.score, order[f.id]))
     if subjects and not tests_wanted:
         out = tests_after_subjects(out, looked.get)
+        if find is not None:
+            out = subjects_before_tests(out, lambda cid: looked[cid] if cid in looked else chunk_of(cid), find)
     return out

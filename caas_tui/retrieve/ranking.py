@@ -14,7 +14,10 @@ the lexical finds the dense list missed by their own cosine (-0.02), dense
 pseudo-relevance feedback (the query vector moved toward the top 1-5 fused chunks:
 -0.006..-0.014), and a late-interaction second stage (MaxSim over the static model's
 token vectors on the top 30: +0.007 over the default, inside the noise, and it needs
-the encoder's token table).
+the encoder's token table). Re-tried after the dense channel got stronger (third pass,
+README): channel weights 0.8-1 / 1-1.6, identifier-query weights, raw or top-scaled
+cosine, min-max floors, a both-channels bonus, confidence-scaled weights, a symbol-name
+bonus, file and class context, late interaction again: all within -0.03..+0.008.
 """
 
 from __future__ import annotations
@@ -44,9 +47,12 @@ class RankPolicy:
     test_factor: float = TEST_FACTOR  # priors: the multiplier of a test's fused score
     module_factor: float = MODULE_FACTOR  # priors: the multiplier of a module preamble (no signature)
     tests_after_subjects: bool = True  # priors: a test ranks after the candidate definition it calls
+    test_subjects: bool = True  # priors: a top test's subject the channels missed goes before it
     kinds_ask_for_tests: bool = True  # priors: a request whose kinds name ``test`` keeps tests at full weight
     claim_callees: int = 1  # claim stage: candidates a pinned definition calls, moved after the pins
     claim_constructors: bool = True  # claim stage: a called class brings its ``__init__``
+    claim_calls: bool = True  # claim stage: keyword calls first, shown objects' repr, the test making the same call
+    claim_defaults: bool = True  # claim stage: a claim stating a default gets its candidate's constructor
 
 
 DEFAULT_POLICY = RankPolicy(fusion="minmax", priors=True, claims=True)
@@ -74,9 +80,11 @@ def fuse(
     rrf_k: float,
     chunk_of: Callable[[str], Chunk | None],
     kinds: Sequence[Kind] | None = None,
+    find: Callable[[str], Sequence[Chunk]] | None = None,
 ) -> list[Fused]:
     """One ranked list from the channels' ``(id, score)`` lists under ``policy``; ``kinds``: the
-    request's kinds (None: all), which tell the priors whether tests were asked for."""
+    request's kinds (None: all), which tell the priors whether tests were asked for; ``find``: code
+    definitions by exact name (a top test's subject, ``RankPolicy.test_subjects``)."""
     weights = channel_weights(query, policy, configured)
     if policy.fusion == "rrf":
         fused = rrf({c: [d for d, _ in pairs] for c, pairs in scored.items()}, k=rrf_k, weights=weights)
@@ -87,5 +95,6 @@ def fuse(
         # (``remove_body``) or asks for tests by kind wants them ranked like anything else.
         asks = is_identifier_query(query) or (policy.kinds_ask_for_tests and kinds is not None and "test" in kinds)
         fused = apply_priors(query, fused, chunk_of, asks_for_tests=asks, subjects=policy.tests_after_subjects,
-                             test_factor=policy.test_factor, module_factor=policy.module_factor)
+                             test_factor=policy.test_factor, module_factor=policy.module_factor,
+                             find=find if policy.test_subjects else None)
     return fused
