@@ -73,8 +73,18 @@ def _not_an_api_change(kind: str, name: str, old: Any, new: Any) -> bool:
         return True  # ``__doc__``, ``__all__``, ``__version__`` bookkeeping
     if kind == "Base class was removed" and [str(x) for x in (old or [])] == ["object"]:
         return True  # py2-era ``class X(object)`` -> ``class X:`` is the same class
+    if kind == "Public object points to a different kind of object" and {_kind(old), _kind(new)} <= _CALLED:
+        return True  # ``f = Renderer()``, a function that became a class: still called the same way
     # an annotation that moved to a stub or was dropped is not a new return type
     return kind == "Return types are incompatible" and new is None
+
+
+_CALLED = {"function", "class", "attribute"}
+
+
+def _kind(value: Any) -> str:
+    kind = getattr(value, "kind", value)
+    return str(getattr(kind, "value", kind))
 
 
 def _griffe_modules(sdist: Path, pkg: Package) -> dict[str, Any]:
@@ -135,6 +145,9 @@ def mentions(claim: Claim, change: Change, foreign: frozenset[str] = frozenset()
     written as code: one of the claim's symbols, or a word in one of its code spans.
     """
     key, path = change.key, change.path
+    spans = [span for span in claim.code_spans if not _LINK.search(span)]
+    if change.text.startswith("<module>"):  # a removed module: named by its dotted path, not a bare word
+        return any(sym == path or ("." in sym and path.endswith("." + sym)) for sym in claim.symbols)
     if "." in key:  # ``Class.attr``: any qualification of it
         named = any(sym in (key, path) or sym.endswith("." + key) for sym in claim.symbols)
         named = named or re.search(rf"(?<![\w]){re.escape(key)}(?!\w)", claim.text) is not None
@@ -150,7 +163,7 @@ def mentions(claim: Claim, change: Change, foreign: frozenset[str] = frozenset()
             return qualified and not (removed and exists(sym))  # moved, still importable as written
 
         named = any(names_it(sym) for sym in claim.symbols) or any(
-            refers(span, key) for span in claim.code_spans
+            refers(span, key) for span in spans
         ) and names_it(key)
     if not named:
         return False
@@ -162,9 +175,11 @@ def mentions(claim: Claim, change: Change, foreign: frozenset[str] = frozenset()
     # a parameter that only moved or became keyword-only still works when passed by keyword
     by_keyword_ok = change.kind in ("Positional parameter was moved", "Parameter kind was changed")
     tail = r"(?!\w)(?!\s*=[^=])" if by_keyword_ok else r"(?!\w)"
+    # and a parameter that only moved concerns a call passing it, not its name in a sentence
+    calls = [span for span in spans if "(" in span] if by_keyword_ok else spans
     return any(
         p in claim.symbols and not by_keyword_ok
-        or any(re.search(rf"(?<![\w.]){re.escape(p)}{tail}", span) for span in claim.code_spans)
+        or any(re.search(rf"(?<![\w.]){re.escape(p)}{tail}", span) for span in calls)
         for p in change.param.split(",")
     )
 
@@ -179,6 +194,8 @@ def refers(span: str, name: str) -> bool:
     return False
 
 
+# a reST hyperlink (```long polling <https://...>`_``) is link text, not code
+_LINK = re.compile(r"<(?:https?|ftp|mailto):[^>]*>\s*$|^https?://")
 IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([^\n#]+)|import\s+([\w., ]+))", re.MULTILINE)
 
 

@@ -73,7 +73,10 @@ def test_review_json_contract_and_store(project: Path, capsys: pytest.CaptureFix
     assert first["rationale"] == "`Store.puts` does not exist; did you mean `put`?"
     assert first["evidence"] == [{"path": "shop/core.py", "start_line": 1, "end_line": 6, "symbol": "shop.core.Store"}]
     assert first["fix"] == {"start_line": 3, "end_line": 3, "replacement": "Call `Store.put` to add a value."}
-    assert [c["verdict"] for c in good["claims"]] == ["consistent", "unverified"]
+    # the default is checked, what `Store.put` does ("adds a value") is not: unverified, and it says so
+    assert [c["verdict"] for c in good["claims"]] == ["unverified", "unverified"]
+    assert "what `Store.put` does (“adds a value”) was not" in good["claims"][0]["rationale"]
+    assert "action:unchecked" in good["claims"][0]["coverage"] and "default:checked" in good["claims"][0]["coverage"]
     assert all(c["fix"] is None for c in good["claims"])
     with VerdictStore.open(load_config(project)) as store:
         assert store.docs() == ["docs/bad.md", "docs/good.md"]

@@ -407,6 +407,8 @@ DOCS = {
 
         `Pool.close` closes the connection at once.
 
+        `Pool.close` shuts the connection at once, so readers that run later never see it.
+
         `Pool.drop` drops the connection right away.
 
         Outside a busy cycle, `Pool.drop` drops the connection right away.
@@ -550,6 +552,12 @@ def test_at_once_against_work_handed_to_a_queue(guide: list[tuple[Claim, Verdict
     assert drop.verdict == "contradicted" and "one of its paths" in drop.rationale
     release = by_text(guide, "`Pool.release` releases")
     assert release.verdict == "contradicted" and "through `Pool._later`" in release.rationale
+
+
+def test_deferral_words_count_only_in_the_clause_that_says_at_once(guide: list[tuple[Claim, Verdict]]) -> None:
+    # "later" here is when the readers run (a consequence after ", so"), not when the work happens
+    shut = by_text(guide, "`Pool.close` shuts the connection at once")
+    assert shut.verdict == "contradicted" and "queue_close" in shut.rationale
 
 
 def test_at_once_left_alone_when_the_doc_names_a_condition_or_the_queue(guide: list[tuple[Claim, Verdict]]) -> None:

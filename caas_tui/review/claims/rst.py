@@ -1,7 +1,9 @@
 """reST -> blocks. Also parses docstring prose (which is reST) via ``parse_lines``.
 
 Directives are read by name: code directives become code blocks, admonitions and
-version notes are prose, everything else (``autoclass``, ``toctree``,
+version notes are prose, a hand-written Python object description (``.. class::``,
+``.. method::``) gives its signature as an inline-code claim (nested members qualified by
+their class) and its body as prose, everything else (``autoclass``, ``toctree``,
 ``literalinclude``, ``image`` ...) is skipped with its options and content. Comments,
 targets and substitution definitions are skipped. Unknown constructs degrade to
 paragraphs; nothing raises.
@@ -13,6 +15,7 @@ import dataclasses
 import re
 
 from caas_tui.review.claims.blocks import Block, Line
+from caas_tui.review.claims.tense import speaks_of_past
 
 _ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
 _DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([A-Za-z][\w:.+-]*)::(?:\s+(.*))?$")
@@ -22,6 +25,8 @@ _BULLET = re.compile(r"^(\s*)([-*+•]|\d+[.)]|#[.)]|\(\d+\)|[a-zA-Z][.)])(\s+)(
 _TABLE_RULE = re.compile(r"^\s*(\+[-=+]+\+|=+(\s+=+)+|-+(\s+-+)+)\s*$")
 
 CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "ipython", "doctest", "testcode", "jupyter-execute"})
+# Directives whose body is always Python: their argument is a test group or an option, not a language.
+_PYTHON_DIRECTIVES = {"testcode": "python", "testsetup": "python", "doctest": "doctest", "jupyter-execute": "python"}
 PROSE_DIRECTIVES = frozenset(
     {"note", "warning", "tip", "important", "hint", "attention", "caution", "danger", "error", "seealso",
      "admonition", "versionadded", "versionchanged", "deprecated", "versionremoved", "topic", "sidebar",
@@ -31,6 +36,29 @@ _ARG_IS_PROSE = frozenset(
     {"note", "warning", "tip", "important", "hint", "attention", "caution", "danger", "error", "seealso"}
 )
 _VERSION_NOTES = frozenset({"versionadded", "versionchanged", "deprecated", "versionremoved"})
+# Python-domain object descriptions written by hand (``.. class:: Pipeline(source, sink=None)``):
+# the signature is a claim about the API and the body is prose about that object.
+_OBJECT_DIRECTIVES = frozenset(
+    {"class", "function", "method", "attribute", "exception", "data", "decorator", "staticmethod", "classmethod",
+     "property"}
+)
+
+
+_NOT_THERE = re.compile(r"\bnot\s+(?:yet\s+)?(?:implemented|available|supported)\b", re.IGNORECASE)
+
+
+def _absent(body: list[Line]) -> bool:
+    """An object description whose first paragraph says the object is not there (yet, or any
+    more): "Not implemented yet!", "Removed in 2.0." -- its signature claims nothing about the code."""
+    first: list[str] = []
+    for ln in body:
+        if not ln.text.strip():
+            if first:
+                break
+            continue
+        first.append(ln.text.strip())
+    text = " ".join(first)
+    return bool(_NOT_THERE.search(text)) or speaks_of_past(text)
 
 
 def _indent(text: str) -> int:
@@ -50,6 +78,7 @@ class _Parser:
         self.headings: list[tuple[int, str]] = []
         self.blocks: list[Block] = []
         self.last_para = ""
+        self.owners: list[str] = []  # the ``.. class::`` descriptions a member description sits in
 
     @property
     def section(self) -> str | None:
@@ -171,8 +200,18 @@ class _Parser:
         while j < end and lines[j].text.strip() and _OPTION.match(lines[j].text):
             j += 1  # options: never claims
         body = lines[j:end]
-        if name in CODE_DIRECTIVES:
-            self.code(body, f"code block ({arg or name})")
+        domain = m.group(2).lower().rsplit(":", 1)[0] if ":" in m.group(2) else "py"
+        if name in _OBJECT_DIRECTIVES and domain == "py" and arg:
+            target = arg.split("(", 1)[0].strip()
+            if self.owners and "." not in target:
+                target, arg = f"{self.owners[-1]}.{target}", f"{self.owners[-1]}.{arg}"
+            if "`" not in arg and not _absent(body):
+                self.para([Line(lines[i].no, f"``{arg}``")])
+            self.owners.append(target)
+            self.run(_dedent(body))
+            self.owners.pop()
+        elif name in CODE_DIRECTIVES:
+            self.code(body, f"code block ({_PYTHON_DIRECTIVES.get(name) or arg or name})")
         elif name in PROSE_DIRECTIVES:
             first_block = len(self.blocks)
             arg_lines: list[Line] = []

@@ -6,7 +6,10 @@ grammatical, not a list of one project's phrases: removal, relocation and renami
 a perfect or passive past ("was moved into", "has been dropped", "got split out"), adverbs
 of time ("formerly", "previously", "no longer", "used to"), announcements of a future, and
 the reST version-note directives a sentence sits in (``deprecated``, ``versionchanged``,
-``versionremoved``; not ``versionadded``: what was added must exist).
+``versionremoved``; not ``versionadded``: what was added must exist). "No longer" is about
+the API only when the API is its clause's subject ("`x` is no longer needed"); as a
+consequence ("removes it at once, so the systems no longer see it") or said of something
+else ("the crate no longer shows up") it describes what the code does now.
 """
 
 from __future__ import annotations
@@ -41,10 +44,32 @@ HISTORY_CUE = re.compile(
 _VERSION_NOTE = re.compile(r"^\s*(deprecated|versionchanged|versionremoved)\b", re.IGNORECASE)
 
 
+_NO_LONGER = re.compile(r"no\s+longer", re.IGNORECASE)
+# What joins a consequence to its cause in one sentence: a comma or clause mark, "so", "and".
+_CONSEQUENCE = re.compile(r"[,;:\u2014\u2013]|\b(?:so|and|then|thus|hence|therefore|which|that|who|where)\b",
+                          re.IGNORECASE)
+_SENTENCE_START = re.compile(r"[.!?](?:\s+|$)")
+# The API as subject: a code name or role, or a pronoun standing for the documented symbol.
+_API_SUBJECT = re.compile(r"`|:\w+:|^\W*(?:it|this|they|these|this\s+\w+)\b", re.IGNORECASE)
+
+
+def _about_api(text: str, at: int) -> bool:
+    """Whether the "no longer" at ``at`` says what the API stopped doing, not a consequence
+    or something else's state; the clause before it, from the sentence's start, decides."""
+    start = max((m.end() for m in _SENTENCE_START.finditer(text, 0, at)), default=0)
+    clause = text[start:at]
+    if not clause.strip(" *_>#-"):
+        return True  # "No longer needed."
+    return not _CONSEQUENCE.search(clause) and bool(_API_SUBJECT.search(clause))
+
+
 def speaks_of_past(text: str) -> bool:
     """True when ``text`` talks about what the API was (or will be), not what it is."""
-    if HISTORY_CUE.search(text) or _PERFECT.search(text):
+    if _PERFECT.search(text):
         return True
+    for m in HISTORY_CUE.finditer(text):
+        if not _NO_LONGER.fullmatch(m.group(0)) or _about_api(text, m.start()):
+            return True
     return any(not _PRESENT_PASSIVE.search(text[: m.start()]) for m in _BARE.finditer(text))
 
 

@@ -8,6 +8,7 @@ below) was checked, not only that the names in it exist.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import FieldFact, parse_field
@@ -15,12 +16,13 @@ from caas_tui.review.static.facts import type_from_text
 
 # Kinds a check can cover, in the order a rationale lists them.
 KINDS = ("names", "parameters", "arity", "type", "kind", "default", "value", "returns", "raises", "calls", "behaviour",
-         "runs")
+         "action", "effect", "runs")
 _SAID = {
     "names": "names", "parameters": "parameter names", "arity": "arity", "type": "the stated type",
     "kind": "the described kind of parameter", "default": "the default", "value": "the stated quantity",
     "returns": "the return behaviour", "raises": "the raise behaviour", "calls": "the call behaviour it describes",
-    "behaviour": "the behaviour it describes",
+    "behaviour": "the behaviour it describes", "action": "what it does",
+    "effect": "the order, scope, state or condition it states",
     "runs": "what the code does when run",
 }
 
@@ -47,7 +49,7 @@ NUMBER_WORDS = {
 UNITS = (r"ms|msecs?|milliseconds?|µs|us|microseconds?|ns|nanoseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|"
          r"days?|%|percent|per\s+cent|degrees?|deg|°|radians?|rad|bytes?|[kKMG]i?B|times|retries|attempts|tries")
 _NUMBER = r"[-+]?\d+(?:[.,_]\d+)*(?:\.\d+)?"
-_QUANTITY = re.compile(
+QUANTITY = re.compile(
     rf"(?<![\w.])(?:{_NUMBER}|(?:{'|'.join(sorted((w for w in NUMBER_WORDS if w not in ('a', 'an')), key=len, reverse=True))}))"
     rf"\s*(?:{UNITS})(?![\w])|(?<![\w.])(?:half|a quarter of)\s+an?\s+(?:second|minute|hour)\b",
     re.IGNORECASE,
@@ -72,11 +74,20 @@ _COMPOUND = re.compile(
 PROSE_KIND = re.compile(
     r"`(?P<param>[A-Za-z_]\w*)`\s+(?:is|must\s+be|should\s+be)\s+(?P<desc>(?:the|an?)\s+[^.;:`]+)", re.IGNORECASE
 )
+_STATED_LITERAL = re.compile(
+    r"\b(?:is|are|equals?|becomes|==)\s+(?:\w+\s+)?`(?:\"[^`\"]*\"|'[^`']*'|-?\d[\d_.]*|True|False|None)`(?!\s+by\s+default)"
+)
 _CALL_RESULT = re.compile(r"`[^`]+\([^`]*\)`\s*(?:is|==|->|→|gives|evaluates to)\s+`[^`]+`")
 _IS_TYPE = re.compile(
     r"`[\w.]+`\s+(?:is|are)\s+(?:always\s+)?(?:an?|the)\s+(?:\w+\s+)?"
     r"(?:tuple|list|dict|dictionary|set|frozenset|string|str|int|integer|float|bool|boolean|bytes|iterator|generator)\b",
     re.IGNORECASE,
+)
+# ```x` is an `C```, ``is an instance of :class:`C```, ``is a subclass of `C```: the class of
+# an attribute or a base class, stated (judged by ``isclaims``).
+IS_A = re.compile(
+    r"(?P<subject>(?::\w+:|\{\w+\})?`~?[\w.]+`)\s+(?:is|are)\s+(?:always\s+)?(?:an?\s+)?(?P<rel>(?:instance|subclass)s?\s+of\s+(?:an?\s+)?)?"
+    r"(?P<cls>(?::\w+:|\{\w+\})?`~?[A-Z]\w*(?:\.\w+)*(?:\(\))?`)(?=\s*(?:[.,;:)]|$|\s+(?:and|or|but|which|that)\b))"
 )
 _RESULT_COMMENT = re.compile(r"#\s*(?:->|→|=>|==|returns?\b|gives\b|prints?\b|evaluates\s+to\b|is\s+now\b)", re.IGNORECASE)
 _RAISE_COMMENT = re.compile(r"#\s*(?:->\s*)?(?:raises?|throws?)\b", re.IGNORECASE)
@@ -112,15 +123,17 @@ def text_kinds(text: str) -> set[str]:
         out.add("raises")
     if _DEFAULT.search(prose):
         out.add("default")
-    if _QUANTITY.search(prose):
+    if QUANTITY.search(prose):
         out.add("value")
     if _CALLS.search(prose):
         out.add("calls")
     if any(not _ABOUT_RESULT.match(prose, m.end()) for m in _BEHAVIOUR.finditer(prose)):
         out.add("behaviour")
+    if _STATED_LITERAL.search(text):
+        out.add("value")  # "for `Map(...)` it is simply `"Map"`": a value the code computes
     if _CALL_RESULT.search(text):
         out.add("returns")  # ```has_component("x")` is `False```
-    if _IS_TYPE.search(text):
+    if _IS_TYPE.search(text) or IS_A.search(text):
         out.add("type")  # ```Scene.entities` is a tuple``
     if any(described_kind(m.group("desc")) in STRONG_KINDS for m in PROSE_KIND.finditer(text)):
         out.add("kind")
@@ -187,10 +200,20 @@ def coverage(asserted: set[str], checked: set[str]) -> tuple[str, ...]:
     return tuple(f"{k}:{'checked' if k in checked else 'unchecked'}" for k in KINDS if k in asserted | checked)
 
 
-def unchecked_note(checked: set[str], unchecked: set[str]) -> str:
-    """``names and arity checked; the return behaviour was not``."""
-    done = [_SAID[k] for k in KINDS if k in checked]
-    todo = [_SAID[k] for k in KINDS if k in unchecked]
+def unchecked_note(
+    checked: set[str], unchecked: set[str], effect: Sequence[str] = (), action: tuple[str, str] | None = None
+) -> str:
+    """``names and arity checked; the return behaviour was not``; ``effect``: the words
+    that make the ``effect`` kind (``the order ... it states ("first", "unless")``);
+    ``action``: (subject, verb phrase) of the ``action`` kind (``what `X` does ("stores ...")``)."""
+    said = dict(_SAID)
+    if action is not None:
+        subject, phrase = action
+        said["action"] = f"what {f'`{subject}`' if subject else 'it'} does (“{phrase}”)"
+    if effect:
+        said["effect"] += " (" + ", ".join(f"“{w}”" for w in effect[:4]) + (", ..." if len(effect) > 4 else "") + ")"
+    done = [said[k] for k in KINDS if k in checked]
+    todo = [said[k] for k in KINDS if k in unchecked]
     head = _join(done) + " checked" if done else "nothing checked"
     hint = " (`review --execute` runs it)" if "runs" in unchecked else ""
     return f"{head}; {_join(todo)} {'was' if len(todo) == 1 else 'were'} not{hint}"

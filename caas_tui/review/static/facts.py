@@ -25,6 +25,8 @@ _TYPE_WORDS = {
     "integer": "int", "float": "float", "bool": "bool", "boolean": "bool", "bytes": "bytes", "none": "None",
     "nothing": "None", "iterator": "iterator", "generator": "iterator", "true": "bool", "false": "bool",
 }
+# "the set of" is as often a mathematical set as a Python one: only these read as a type after "the".
+_CONTAINERS = frozenset({"list", "tuple", "dict", "dictionary"})
 _RETURNS = re.compile(
     r"\b(?:returns?|yields?)\s+(?:back\s+)?(?:either\s+)?(?P<art>an?\s+|the\s+)?"
     r"(?:new\s+|empty\s+|sorted\s+|fresh\s+|plain\s+|single\s+)?"
@@ -170,8 +172,10 @@ def stated_returns(text: str) -> list[StatedType]:
             token = word.group(0) if word else token
             if token.lower() not in _TYPE_WORDS:
                 continue  # "returns the entity": a description, not a type
-            if (m.group("art") or "").lower().startswith("the"):
-                continue  # "returns the list": which list, not what type
+            if (m.group("art") or "").lower().startswith("the") and not (
+                token.lower() in _CONTAINERS and re.match(r"\s+of\s+\w", text[m.start(2) + len(token):])
+            ):
+                continue  # "returns the list": which list, not what type ("the list of jobs" is still a list)
         after = text[m.start(2) + len(token):]
         if _MORE_VALUES.match(after):
             continue  # "returns a list and the ids" / "a list or None": several values, or a union

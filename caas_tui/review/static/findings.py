@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from caas_tui.models import Claim, EvidenceSpan, Fix, Verdict, VerdictLabel
 from caas_tui.review.static.assertions import asserted_kinds, coverage, unchecked_note
+from caas_tui.review.static.effects import action_judged, action_of, effect_words
 
 REVIEWER = "static"
 NO_FACTS = "no checkable API facts"
@@ -120,6 +121,15 @@ def verdict_for(
     undecided = {a for f in findings if f.status == "unchecked" for a in f.aspects}
     asserted = asserted | undecided
     covered = {a for f in findings if f.status != "unchecked" for a in f.aspects} - undecided
+    # An order, selection, state or condition no check reads (``effects``): asserted, never covered.
+    effect = effect_words(claim, asserted | covered)
+    asserted = asserted | ({"effect"} if effect else set())
+    # What a clause says a named symbol does with a verb no check reads ("stores", "closes").
+    action = action_of(claim)
+    if action is not None:
+        asserted = asserted | {"action"}
+        if action_judged(claim, action, covered):
+            covered = covered | {"action"}  # a count, default or members check read that very clause
     cover = coverage(asserted, covered)
     if contradicted or incomplete:
         worst = contradicted or incomplete
@@ -136,7 +146,9 @@ def verdict_for(
         unchecked = asserted - covered
         if unchecked:
             why = "; ".join(dict.fromkeys(f.rationale for f in findings if f.status == "unchecked" and f.rationale))
-            rationale = unchecked_note(covered, unchecked) + (f" ({why})" if why else "") \
+            rationale = unchecked_note(
+                covered, unchecked, effect, (action.subject, action.phrase) if action is not None else None
+            ) + (f" ({why})" if why else "") \
                 + (" (checked: " + "; ".join(checks) + ")" if checks else "")
             return Verdict(claim.id, "unverified", REVIEWER, rationale, evidence, None, checks=checks, coverage=cover)
         rationale = "checked: " + "; ".join(checks)

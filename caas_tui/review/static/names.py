@@ -74,6 +74,8 @@ def missing_finding(ctx: ReviewContext, claim: Claim, name: str, owner: Def, mem
 def resolve_mention(ctx: ReviewContext, claim: Claim, m: Mention) -> Resolution:
     res = ctx.resolve(m.name, claim)
     head, _, rest = m.name.partition(".")
+    if res.status == "unknown" and rest and m.origin == "role" and m.raw.strip().lstrip("~!").startswith("."):
+        res = suffix_lookup(ctx, m.name)
     if res.status == "unknown" and rest and m.origin in ("code", "role", "call"):
         # ``scene.spawn`` where an earlier code block of this doc did ``scene = Scene()``.
         val = ctx.doc_env(claim.doc_path, claim.section).get(head)
@@ -82,6 +84,30 @@ def resolve_mention(ctx: ReviewContext, claim: Claim, m: Mention) -> Resolution:
             if res.status == "missing" and not val.exact and res.member and ctx.any_subclass_has(val.defn, res.member):
                 return UNKNOWN
     return res
+
+
+def suffix_lookup(ctx: ReviewContext, name: str) -> Resolution:
+    """Sphinx's reading of a role target with a leading dot (``.abc.Limiter.set``): any
+    project module whose path ends with the target's module part (``pkg.abc``). Only one
+    distinct answer counts."""
+    parts = name.split(".")
+    results: dict[object, Resolution] = {}
+
+    def key(d: Def) -> object:
+        return id(d.node) if d.node is not None else d.qualname
+
+    for i in range(len(parts) - 1, 0, -1):
+        tail = "." + ".".join(parts[:i])
+        for mod in sorted(ctx.project.paths):
+            if mod.endswith(tail) and mod not in ctx.project.test_modules:
+                res = ctx.resolver.walk(ctx.resolver.module_def(mod), parts[i:])
+                if res.found and res.target is not None:
+                    results.setdefault(key(res.target), res)
+                elif res.status == "missing" and res.owner is not None:
+                    results.setdefault((key(res.owner), res.member), res)
+        if results:
+            break
+    return next(iter(results.values())) if len(results) == 1 else UNKNOWN
 
 
 def unbound_in_docstring(ctx: ReviewContext, claim: Claim, m: Mention) -> Finding | None:

@@ -22,6 +22,7 @@ from caas_tui.review.static.flow import (
 )
 from caas_tui.review.static.raisecheck import (
     IMPLICIT,
+    Reach,
     clamps,
     is_subclass,
     judge,
@@ -107,6 +108,12 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
             findings.append(bad("contradicted", check, f"`{label}` catches `{caught}` (which covers `{name}`) around "
                                 f"everything it runs and raises `{instead}` instead", *ev, aspect="raises"))
             continue
+        other = _raised_instead(ctx, subj, exc, reached, condition) if result is None else None
+        if other is not None:
+            findings.append(bad("contradicted", check, f"`{label}` raises `{other.short}` on that condition, and "
+                                f"`{other.short}` is not a `{exc.short}` (nor derived from it)",
+                                *ev, ctx.evidence(other), aspect="raises"))
+            continue
         if result is None and not reached.opaque and exc.qualname not in IMPLICIT and not open_ended(ctx, subj) \
                 and not _related_raised(ctx, reached, exc):
             # Calls leave the project, so a builtin exception may come from there -- unless
@@ -147,6 +154,41 @@ def _guard_matches(ctx: ReviewContext, fn: Def, exc: Def, condition: str) -> boo
         return True
     guards = raise_guards(fn, {exc.short} | {d.short for d in ctx.subclasses(exc)})
     return any(not g or g & params for g in guards)  # an unguarded raise happens whatever the condition
+
+
+def _raised_instead(ctx: ReviewContext, fn: Def, exc: Def, reached: Reach, condition: str) -> Def | None:
+    """The project exception ``fn`` raises itself under a guard that reads a parameter the
+    stated condition names, when it is not ``exc`` (its bases all resolved) and ``fn``
+    raises ``exc`` nowhere itself: what the caller gets on that condition instead."""
+    params = _condition_params(ctx, fn, condition) if _CONDITION.search(condition) else set()
+    if not params or exc.qualname in reached.own:
+        return None
+    found: list[Def] = []
+    for qual in sorted(reached.own):
+        other = reached.raised[qual]
+        if other.kind != "class" or not other.is_project or is_subclass(ctx, other, exc) or not _bases_known(ctx, other):
+            continue
+        guards = raise_guards(fn, {other.short})
+        if guards and all(g & params for g in guards):
+            found.append(other)
+    return found[0] if len(found) == 1 else None
+
+
+def _bases_known(ctx: ReviewContext, cls: Def) -> bool:
+    """Every base of ``cls`` up to ``object`` resolves (project classes or builtins)."""
+    stack, seen = [cls], set()
+    while stack:
+        cur = stack.pop()
+        if cur.kind == "external" or id(cur.node) in seen:
+            continue
+        if cur.kind != "class" or not isinstance(cur.node, ast.ClassDef):
+            return False
+        seen.add(id(cur.node))
+        bases, unknown = ctx.resolver.bases(cur)
+        if unknown:
+            return False
+        stack.extend(bases)
+    return True
 
 
 def _translated(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[str, str] | None:

@@ -28,6 +28,8 @@ from caas_tui.review.static.counts import check_counts
 from caas_tui.review.static.doccomments import check_doc_comment, source_language
 from caas_tui.review.static.factchecks import check_facts
 from caas_tui.review.static.findings import REVIEWER, Edit, Finding, bad, verdict_for
+from caas_tui.review.static.flagclaims import check_flag_conditions
+from caas_tui.review.static.isclaims import check_is_a
 from caas_tui.review.static.members import check_members
 from caas_tui.review.static.names import check_inline_calls, check_mentions
 from caas_tui.review.static.polyglot import block_language, check_block, check_prose
@@ -162,6 +164,8 @@ class StaticReviewer:
             out += check_retries(ctx, claim)
             out += check_counts(ctx, claim)
             out += check_members(ctx, claim)
+            out += check_is_a(ctx, claim)
+            out += check_flag_conditions(ctx, claim)
             out += check_immediacy(ctx, claim)
             out += check_upstream(ctx, claim)
             out += check_prose(ctx, claim)

@@ -28,6 +28,9 @@ _DEFERRAL_WORDS = re.compile(
     r"asynchronous\w*|background|postpone\w*)\b",
     re.IGNORECASE,
 )
+# Where a clause ends: the words after ", so ..." describe a consequence, not when the work
+# happens ("removes it at once, so systems that run later no longer see it").
+_CLAUSE_END = re.compile(r"[;!?]|\.\s|,\s*(?:so|and|but|which|because|then)\b|\bso\s+(?:that\s+)?(?=\w)", re.IGNORECASE)
 _CONDITION = re.compile(
     r"\b(?:if|when|whenever|unless|outside|inside|without|while|only|once|except|otherwise|for\s+an?)\b", re.IGNORECASE
 )
@@ -35,6 +38,13 @@ _NEGATED = re.compile(r"(?:\bnot|\bnever|n't)\s+(?:\w+\s+){0,4}$", re.IGNORECASE
 # A callee whose name says it only records the work for later.
 _DEFERRING = re.compile(r"(?:^|_)(?:queue|enqueue|schedule|defer|postpone|call_soon|call_later)(?:_|$)", re.IGNORECASE)
 _MAX_DEPTH = 2
+
+
+def _clause_of(prose: str, start: int, end: int) -> str:
+    """The clause of ``prose`` around ``start:end`` (from the last clause end before it to the next)."""
+    before = [b.end() for b in _CLAUSE_END.finditer(prose, 0, start)]
+    after = _CLAUSE_END.search(prose, end)
+    return prose[before[-1] if before else 0: after.start() if after else len(prose)]
 
 
 def _prose(text: str) -> str:
@@ -95,7 +105,9 @@ def check_immediacy(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         return []
     prose = _prose(claim.text)
     m = IMMEDIATE.search(prose)
-    if m is None or _DEFERRAL_WORDS.search(prose) or _NEGATED.search(prose[: m.start()]):
+    if m is None or _NEGATED.search(prose[: m.start()]):
+        return []
+    if _DEFERRAL_WORDS.search(_clause_of(prose, m.start(), m.end())):
         return []
     subject = subject_of(ctx, claim, m.start())
     if subject is None or subject.kind != "function":

@@ -9,7 +9,9 @@ evidence: the page limits what the claim states without limit ("only from primit
 geometry", "never", "unless") while the claim states it flatly (no condition, negation,
 hedge or "must" of its own): ``incomplete``; or they state a quantity of the same kind
 (time, count, ratio) and no reading of the page's matches the claim's: ``contradicted``.
-Agreement proves nothing, so it covers no assertion kind.
+The page and the claim may also give one subject opposite properties, or list one set's
+members differently (``specwords``): ``contradicted``. Agreement proves nothing: the
+sentence goes with the claim as evidence and its behaviour stays unchecked.
 """
 
 from __future__ import annotations
@@ -23,6 +25,18 @@ from pathlib import PurePosixPath
 from caas_tui.models import Claim, EvidenceSpan
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Finding, bad
+from caas_tui.review.static.specwords import (
+    Conflict,
+    defined,
+    distinctive,
+    forbidden,
+    listed,
+    literal_opposite,
+    no_such,
+    opposite,
+    quantifier,
+    unit_word,
+)
 from caas_tui.review.static.units import Quantity, quantities
 from caas_tui.review.static.words import STOPWORDS, content_stems, same_word, stem
 from caas_tui.review.textutil import span_sha256, split_lines
@@ -81,7 +95,7 @@ def _sentences(path: str, lines: list[str]) -> list[Sentence]:
             lo = max(i for i, off in enumerate(offsets) if off <= max(idx, 0))
             hi = max(i for i, off in enumerate(offsets) if off <= max(start - 1, 0))
             stems = content_stems(_CODE.sub(lambda m: m.group(2) or m.group(3) or "", piece))
-            if len(stems) >= _MIN_SHARED:
+            if stems:  # short ones too ("There is no backslash escape."): best_sentence needs three shared words
                 out.append(Sentence(path, first + lo, first + hi, piece.strip(), frozenset(stems)))
         para.clear()
 
@@ -141,17 +155,38 @@ def pages(ctx: ReviewContext) -> list[Page]:
 
 
 def names_page(claim: Claim, page: Page) -> bool:
+    """The claim, its paragraph or the headings it sits under name the page: a link, its
+    title's words (most of a longer title, with the headings), its file name, or a proper
+    name or acronym the page introduces itself with ("CSV" under "Read the CSV export")."""
     text = claim.text
     paragraph = claim.context.rsplit("\n\n", 1)[-1] if claim.context else text
     if PurePosixPath(page.path).name in paragraph:
         return True  # a link to the page, in the sentence or its paragraph
     words = {stem(w) for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", text)}
-    if page.title and all(any(same_word(t, w) for w in words) for t in page.title):
+    title = {t for t in page.title if t not in _META}
+    if title and all(any(same_word(t, w) for w in words) for t in title):
         return True
-    file_words = content_stems(PurePosixPath(page.path).stem.replace("-", " "))
+    file_words = content_stems(PurePosixPath(page.path).stem.replace("-", " ").replace("_", " ")) - _META
     if file_words and all(any(same_word(t, w) for w in words) for t in file_words):
         return True
-    return bool(page.names & set(re.findall(r"[A-Za-z][A-Za-z0-9]+", paragraph)))
+    heading = _heading(claim)
+    with_heading = words | {stem(w) for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", heading)}
+    if len(title) >= 2 and sum(any(same_word(t, w) for w in with_heading) for t in title) * 2 >= len(title):
+        return True
+    return bool(page.names & set(re.findall(r"[A-Za-z][A-Za-z0-9]+", paragraph + " " + heading)))
+
+
+# Words of a page title that say what kind of page it is, not what it is about.
+_META = frozenset(stem(w) for w in (
+    "excerpt", "excerpts", "reference", "overview", "introduction", "guide", "documentation", "manual",
+    "notes", "summary", "specification", "page"))
+
+
+def _heading(claim: Claim) -> str:
+    """The headings a doc claim sits under (``Guide > Read the CSV export``); none for a docstring."""
+    if claim.doc_path.endswith((".py", ".pyi")) or not claim.context or "\n\n" not in claim.context:
+        return ""
+    return claim.context.split("\n\n", 1)[0]
 
 
 def _prose(text: str) -> str:
@@ -236,18 +271,24 @@ def _evidence(page: Page, s: Sentence) -> EvidenceSpan:
 
 
 def check_upstream(ctx: ReviewContext, claim: Claim) -> list[Finding]:
-    if claim.kind != "prose" or claim.doc_path.startswith("upstream/") or claim.doc_path.endswith((".py", ".pyi")):
-        return []  # a docstring describes its own code, which the other checks hold it to
-    named = [p for p in pages(ctx) if p.path != claim.doc_path and names_page(claim, p)]
-    if not named:
+    if claim.kind != "prose" or claim.doc_path.startswith("upstream/"):
         return []
+    others = [p for p in pages(ctx) if p.path != claim.doc_path]
+    # A docstring describes its own code, which the other checks hold it to; a distinctive code
+    # literal it shares with a page (``P1M``) is about the same thing, wherever the claim sits.
+    literal_pages = [p for p in others if _shares_literal(claim.text, p)]
+    if claim.doc_path.endswith((".py", ".pyi")):
+        return _literal_conflicts(claim, literal_pages, literal_only=True)
+    named = [p for p in others if names_page(claim, p)]
+    if not named:
+        return _literal_conflicts(claim, literal_pages, literal_only=True)
     prose = _prose(claim.text)
     stems = content_stems(prose)
     best = best_sentence(stems, [s for p in named for s in p.sentences])
     if best is None:
-        return []
+        return _literal_conflicts(claim, named)
     page = next(p for p in named if p.path == best.path)
-    quote = best.text if len(best.text) <= 160 else best.text[:157] + "..."
+    quote = _quote(best)
     ours = quantities(prose)
     theirs = quantities(best.text)
     counted = _counted_disagreement(prose, best.text)
@@ -264,8 +305,68 @@ def check_upstream(ctx: ReviewContext, claim: Claim) -> list[Finding]:
             return [bad("contradicted", f"{mine[0].text} agrees with `{best.path}`",
                         f"`{best.path}` (line {best.start_line}) says {other[0].text}, not {mine[0].text}: “{quote}”",
                         _evidence(page, best), aspect="value")]
+    conflict = opposite(prose, _prose(best.text)) or listed(claim.text, best.text) \
+        or unit_word(claim.text, best.text) or quantifier(claim.text, best.text)
+    if conflict is not None:
+        return [_conflict_finding(page, best, conflict)]
+    scanned = _literal_conflicts(claim, named)
+    if scanned:
+        return scanned
     if _limits_shared(_prose(best.text), _shared(stems, best.stems)) and not _QUALIFIED.search(prose):
         return [bad("incomplete", f"the claim keeps the limits `{best.path}` states",
                     f"`{best.path}` (line {best.start_line}) limits this, the doc states it without limit: “{quote}”",
                     _evidence(page, best), aspect="behaviour")]
+    # A claim naming code is judged on that code; a claim about the platform alone shows the passage.
+    return [] if claim.symbols else [_unchecked(page, best)]
+
+
+def _conflict_finding(page: Page, s: Sentence, conflict: Conflict) -> Finding:
+    if conflict.kind == "opposite":
+        said = f"calls it {conflict.theirs}, not {conflict.ours}"
+    elif conflict.kind == "defined":
+        said = f"says {conflict.theirs}, not {conflict.ours.split(' is ', 1)[1]}"  # "`P1M` is one month, not one minute"
+    elif conflict.kind == "quantifier":
+        said = f"asks for {conflict.theirs}, not {conflict.ours}"
+    elif conflict.kind == "unit":
+        said = f"gives it in {conflict.theirs}, not {conflict.ours}"
+    elif conflict.kind == "forbidden":
+        said = f"rules it out ({conflict.theirs})"
+    elif conflict.kind == "none":
+        said = f"says there is no {conflict.ours}"
+    elif conflict.kind == "subset":
+        said = f"gives {conflict.theirs}; the doc leaves some out ({conflict.ours})"
+    else:
+        said = f"lists {conflict.theirs}, which does not include {conflict.ours}"
+    status = "incomplete" if conflict.kind == "subset" else "contradicted"
+    return bad(status, f"{conflict.ours} agrees with `{s.path}`",
+               f"`{s.path}` (line {s.start_line}) {said}: “{_quote(s)}”", _evidence(page, s), aspect="behaviour")
+
+
+def _literal_conflicts(claim: Claim, named: list[Page], *, literal_only: bool = False) -> list[Finding]:
+    """Sentences of the named pages about the same code literal, or (``literal_only`` aside)
+    saying there is no such thing or ruling out what the claim says happens: each of these
+    names its own subject, so any sentence of the page may be the one (not just the best match)."""
+    for page in named:
+        for s in page.sentences:
+            conflict = literal_opposite(claim.text, s.text) or defined(claim.text, s.text)
+            if conflict is None and not literal_only:
+                conflict = no_such(claim.text, s.text) or forbidden(claim.text, s.text)
+            if conflict is not None:
+                return [_conflict_finding(page, s, conflict)]
     return []
+
+
+def _shares_literal(text: str, page: Page) -> bool:
+    ours = {m.group(2).strip() for m in _CODE.finditer(text) if m.group(2) and distinctive(m.group(2).strip())}
+    return bool(ours) and any(f"`{lit}`" in line for lit in ours for line in page.lines)
+
+
+def _quote(s: Sentence) -> str:
+    return s.text if len(s.text) <= 160 else s.text[:157] + "..."
+
+
+def _unchecked(page: Page, s: Sentence) -> Finding:
+    """Agreement proves nothing: the passage goes with the claim as evidence, the behaviour stays unchecked."""
+    return Finding("unchecked", f"agrees with `{s.path}`", f"compare `{s.path}` (line {s.start_line}): “{_quote(s)}”",
+                   (_evidence(page, s),), None, ("behaviour",))
+
