@@ -8,10 +8,10 @@ the others into a ``SymbolGraph``. The index stores fragments per file
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from caas_tui.lazy import lazy_exports
 from caas_tui.models import Chunk, SourceFile
 
 if TYPE_CHECKING:
@@ -45,13 +45,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+__getattr__ = lazy_exports(__name__, _HOMES, globals())
 
 
 def extract_fragment(src: SourceFile, chunks: Sequence[Chunk] = ()) -> Fragment:

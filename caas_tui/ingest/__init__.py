@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from caas_tui.ingest.ids import Piece, chunk_id, finish
+from caas_tui.lazy import lazy_exports
 from caas_tui.models import Chunk, SourceFile
 
 if TYPE_CHECKING:
@@ -46,12 +47,9 @@ def chunk_file(src: SourceFile) -> list[Chunk]:
     return finish(src, _chunker(src.language)(src))
 
 
-def __getattr__(name: str) -> Any:
-    if name not in ("class_signature", "function_signature", "module_name"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module("caas_tui.ingest.python"), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+__getattr__ = lazy_exports(
+    __name__, dict.fromkeys(("class_signature", "function_signature", "module_name"), "caas_tui.ingest.python"),
+    globals())
 
 
 __all__ = ["chunk_file", "chunk_id", "class_signature", "function_signature", "module_name"]

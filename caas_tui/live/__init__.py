@@ -10,8 +10,9 @@ for the watcher and ``watchfiles``, which only ``watch`` and the app use.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from caas_tui.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from caas_tui.live.freshness import mark_stale
@@ -44,10 +45,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+__getattr__ = lazy_exports(__name__, _HOMES, globals())

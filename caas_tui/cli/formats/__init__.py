@@ -8,8 +8,9 @@ report's.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from caas_tui.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from caas_tui.cli.formats.github import github_commands, github_summary
@@ -32,10 +33,4 @@ _HOMES = {
 __all__ = ["FORMATS", "claim_json", "doc_json", "github_commands", "github_summary", "junit_xml", "sarif_log"]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+__getattr__ = lazy_exports(__name__, _HOMES, globals())

@@ -7,11 +7,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from caas_tui.index.encoders.common import weights_digest
 from caas_tui.index.encoders.registry import LOADERS, load_encoder
 from caas_tui.index.encoders.static import DEFAULT_MODEL_NAME, Model2VecEncoder, default_model_dir
+from caas_tui.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from caas_tui.index.encoders.hashing import HashingEncoder
@@ -27,10 +28,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name != "HashingEncoder":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from caas_tui.index.encoders.hashing import HashingEncoder
-
-    globals()[name] = HashingEncoder  # later lookups skip this function
-    return HashingEncoder
+__getattr__ = lazy_exports(__name__, {"HashingEncoder": "caas_tui.index.encoders.hashing"}, globals())
