@@ -7,10 +7,12 @@ layers above can name a refresh's outcome without importing the store.
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,8 +24,6 @@ from caas_tui.models import Chunk, SourceFile
 from caas_tui.sources import Skipped
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
-
     import numpy as np
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -189,7 +189,7 @@ class OrderedVectors:
         """Every piece in order, waiting for its encode job where there is one."""
         self._hand_over()
         for chunks, rows in self._pieces:
-            yield chunks, rows.result() if hasattr(rows, "result") else rows  # a Future, or rows ready
+            yield chunks, rows if not isinstance(rows, Future) else rows.result()
 
 
 def chunk_files(todo: Sequence[SourceFile], encoder: Encoder,
@@ -209,11 +209,6 @@ def chunk_files(todo: Sequence[SourceFile], encoder: Encoder,
         for batch in batches:
             yield from _chunk_batch(batch, None)
         return
-    # Imported here: multiprocessing and the process pool pull in logging and sockets, which a
-    # one-shot command that chunks nothing should not pay for.
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     context = multiprocessing.get_context("fork")
     finished, taken, backlog = context.Value("q", 0), context.Value("q", 0), context.Value("q", 0)
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
