@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,14 +20,10 @@ from caas_tui.mcp_server.results import SearchHit, SearchResult
 from caas_tui.mcp_server.server import build_server
 from caas_tui.retrieve.engine import Engine
 
+from .conftest import write
+
 TOOLS = {"search", "read_span", "find_symbol", "related", "review_claim"}
 LONG_DOC = " ".join(["Steps the world forward by one frame and settles every deferred removal."] * 40)
-
-
-def write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
 
 
 def make_project(root: Path) -> Path:

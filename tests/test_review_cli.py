@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -14,13 +13,9 @@ from caas_tui.cli.main import main
 from caas_tui.config import load_config
 from caas_tui.review.decisions.store import VerdictStore
 
+from .conftest import write
+
 GIT = shutil.which("git")
-
-
-def write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
 
 
 @pytest.fixture()

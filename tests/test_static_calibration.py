@@ -6,9 +6,6 @@ A small job-queue project written for these tests (real Engine, real index)."""
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
 import pytest
 
 from caas_tui.models import Claim, Verdict
@@ -16,6 +13,8 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
 from caas_tui.review.static.effects import effect_words
+
+from .conftest import write
 
 PACKAGE = {
     "jobq/__init__.py": '''
@@ -178,12 +177,6 @@ DOCS = {
         Pass `strip=True` and `LineSource` strips the spaces around every line.
         ''',
 }
-
-
-def write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,6 @@ A small task-scheduling project written for these tests (real Engine, real index
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
 import pytest
 
 from caas_tui.models import Claim, Verdict
@@ -19,6 +16,8 @@ from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
 from caas_tui.review.static.assertions import asserted_kinds, described_kind, field_kinds
 from caas_tui.review.static.units import matches, quantities
+
+from .conftest import write
 
 PACKAGE = {
     "tasks/__init__.py": '''
@@ -207,12 +206,6 @@ DOCS = {
         :class:`tasks.Job` is what :func:`tasks.sched.schedule` gives back.
         """,
 }
-
-
-def write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

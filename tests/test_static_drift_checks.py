@@ -7,9 +7,6 @@ A small serialisation package written for these tests (real Engine, real index).
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
 import pytest
 
 from caas_tui.models import Claim, Verdict
@@ -18,6 +15,8 @@ from caas_tui.review.claims.mentions import find_mentions
 from caas_tui.review.claims.nonpython import classified_as_non_python, written_as_data
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
+
+from .conftest import write
 
 PACKAGE = {
     "forms/__init__.py": '''
@@ -169,12 +168,6 @@ DOCS = {
         Schemas call :func:`decorator` first.
         """,
 }
-
-
-def write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,6 @@ members, and variable bindings from another section (real Engine on a tiny proje
 from __future__ import annotations
 
 import ast
-import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -17,6 +15,8 @@ from caas_tui.review.claims.tense import past_reason, speaks_of_past
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
 from caas_tui.review.static.scope import DocScopes, bound_names
+
+from .conftest import write as _write
 
 FILES = {
     "shop/__init__.py": '''
@@ -160,12 +160,6 @@ FILES = {
         ```
         """,
 }
-
-
-def _write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

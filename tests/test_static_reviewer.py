@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -13,12 +11,7 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
 
-
-def write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-
+from .conftest import write
 
 PACKAGE = {
     "pkg/__init__.py": '''

@@ -8,9 +8,6 @@ A small HTTP/CSV project written for these tests (real Engine, real index)."""
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
 import pytest
 
 from caas_tui.models import Claim, Verdict
@@ -27,6 +24,8 @@ from caas_tui.review.static.specwords import (
     quantifier,
     unit_word,
 )
+
+from .conftest import write
 
 FILES = {
     "webkit/__init__.py": '''
@@ -167,12 +166,6 @@ FILES = {
            webkit.client.Session()
         """,
 }
-
-
-def write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

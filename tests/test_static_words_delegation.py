@@ -7,9 +7,6 @@ A small mail-delivery project written for these tests (real Engine, real index).
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
 import pytest
 
 from caas_tui.models import Claim, Verdict
@@ -19,6 +16,8 @@ from caas_tui.review.static import StaticReviewer
 from caas_tui.review.static.assertions import asserted_kinds
 from caas_tui.review.static.units import matches, quantities
 from caas_tui.review.static.worddefaults import default_clauses, pick_param, stated_state
+
+from .conftest import write
 
 PACKAGE = {
     "mailer/__init__.py": '''
@@ -442,12 +441,6 @@ DOCS = {
         `mailer.wire.dial` raises `ValueError` if `host` is empty.
         """,
 }
-
-
-def write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

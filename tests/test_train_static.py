@@ -32,14 +32,6 @@ def _load_script():  # type: ignore[no-untyped-def]
 tsm = _load_script()
 import training_corpus as corpus
 
-
-def write(root: Path, rel: str, text: str) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return path
-
-
 GEOMETRY = '''
     """Shapes and their measures."""
 
@@ -215,6 +207,8 @@ def test_training_end_to_end_on_tiny_corpus(site: Path, fake_stdlib: Path, tmp_p
 
 # -- step 3: docstring -> code pairs (scripts/pair_finetune.py) -------------------------
 import pair_finetune
+
+from .conftest import write
 
 
 def test_docstring_pairs_match_sentence_to_its_code(site: Path, fake_stdlib: Path) -> None:
