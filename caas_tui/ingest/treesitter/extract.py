@@ -243,6 +243,11 @@ class Extractor:
                 continue
             text = _text(node)
             if not docs.is_doc(text, style):
+                if not comments and style != "go" and node.type in self.spec.comments:
+                    # A plain comment between the doc and its declaration (`//@Immutable`, an
+                    # eslint or istanbul directive) leaves the doc attached, as javadoc, tsc and
+                    # rustdoc read it; Go's doc is the comment group itself.
+                    continue
                 break
             comments.insert(0, node)
             start = first_line(node)

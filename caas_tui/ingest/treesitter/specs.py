@@ -107,7 +107,9 @@ SPECS: dict[str, LangSpec] = {
         packages=frozenset({"package_header"}),
         imports=frozenset({"import", "import_header"}),
         comments=frozenset({"block_comment", "line_comment"}),
-        attached=frozenset(),
+        # At the top level the grammar reads `@Suppress("X")` on its own line above `public fun`
+        # as an annotation of the expression `("X")`: it belongs to the declaration below.
+        attached=frozenset({"annotated_expression"}),
         annotations=frozenset({"annotation"}),
         params=frozenset({"function_value_parameters", "class_parameters"}),
         heritage=frozenset({"delegation_specifiers", "delegation_specifier"}),
