@@ -70,6 +70,26 @@ def _dedent(lines: list[str], amount: int) -> list[str]:
     return out
 
 
+def _cells(row: str) -> list[str]:
+    """A table row's cells; a ``|`` inside backticks is no separator."""
+    body = row.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
+    cells: list[str] = []
+    cur: list[str] = []
+    ticks = False
+    for ch in body:
+        if ch == "`":
+            ticks = not ticks
+        if ch == "|" and not ticks:
+            cells.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    cells.append("".join(cur).strip())
+    return cells
+
+
 def markdown_blocks(text: str) -> list[Block]:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     scan = scan_markdown(lines, unclosed="blank")  # the prose after a forgotten fence is still reviewed
@@ -82,6 +102,7 @@ def markdown_blocks(text: str) -> list[Block]:
     i, n = 0, len(lines)
     in_list = False
     prev_blank = True
+    table_row, header = -2, None
     while i < n:
         raw = lines[i]
         stripped = raw.strip()
@@ -116,11 +137,19 @@ def markdown_blocks(text: str) -> list[Block]:
             continue
         if stripped.startswith("|") or (i + 1 < n and "|" in stripped and _TABLE_SEP.match(lines[i + 1])):
             st.flush()
+            if table_row != i - 1:
+                header = None  # a new table
+            table_row = i
             if not _TABLE_SEP.match(raw):
-                cells = [c.strip() for c in stripped.strip("|").split("|")]
+                cells = _cells(stripped)
                 row = " | ".join(c for c in cells if c)
+                if i + 1 < n and _TABLE_SEP.match(lines[i + 1]):
+                    header = cells
                 if row:
-                    st.blocks.append(Block("prose", (Line(i + 1, row),), st.section, None, row))
+                    # The header goes with each row, and the cells keep their columns (an empty
+                    # one included), so that a row can be read as "this option defaults to that".
+                    ctx = f"table ({' | '.join(header)}): {' | '.join(cells)}" if header and header is not cells else row
+                    st.blocks.append(Block("prose", (Line(i + 1, row),), st.section, None, ctx))
             i, prev_blank, in_list = i + 1, False, False
             continue
         if prev_blank and not in_list and not st.para and (raw.startswith("    ") or raw.startswith("\t")):

@@ -93,7 +93,8 @@ def _names(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None
 
 
-def _methods(ctx: ReviewContext, subject: Def) -> list[Def]:
+def own_functions(ctx: ReviewContext, subject: Def) -> list[Def]:
+    """``subject`` itself if it is a function; a class's methods defined in its own body."""
     if subject.kind == "function":
         return [subject]
     if not isinstance(subject.node, ast.ClassDef):
@@ -140,7 +141,7 @@ def check_flag_conditions(ctx: ReviewContext, claim: Claim) -> list[Finding]:
                     "without that condition", ctx.evidence(sig.fn), aspect="behaviour",
                 ))
                 return out
-        for method in _methods(ctx, subject):
+        for method in own_functions(ctx, subject):
             if method.node is None:
                 continue
             for call in (n for n in ast.walk(method.node) if isinstance(n, ast.Call)):

@@ -339,6 +339,13 @@ def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         name = dotted(call.func)
         if name is None or name != m.name:
             continue
+        imported = ctx.doc_env(claim.doc_path, claim.section).get(name) if "." not in name else None
+        if imported is not None and imported.kind in ("function", "class") and not imported.bound \
+                and imported.defn.is_project:
+            # ``fetch(url, verbose=True)`` after a block did ``from pkg.net import fetch``: the
+            # doc's own import says which callable the bare name is.
+            findings.extend(check_call_args(ctx, claim, call, imported.defn, on_instance=True, strict=True))
+            continue
         res = resolve_mention(ctx, claim, m)
         if not res.found or res.ambiguous or res.target is None or not res.target.is_project:
             continue

@@ -12,6 +12,7 @@ import weakref
 from caas_tui.models import Claim
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.resolve import Def
+from caas_tui.review.static.words import same_word, stem
 
 _DETERMINER = re.compile(r"\b(?:the|a|an|each|every|this|that|your|its)\s+((?:[a-z][a-z0-9]*\s+){0,2}[a-z][a-z0-9]*)",
                          re.IGNORECASE)
@@ -56,3 +57,23 @@ def noun_subjects(ctx: ReviewContext, claim: Claim) -> list[tuple[int, Def]]:
                 continue
             break
     return out
+
+
+def word_classes(ctx: ReviewContext, text: str) -> list[Def]:
+    """Project classes whose leading name word the text uses in any form ("a failing call
+    is retried" -> ``RetryPolicy``); only names of two words or more, whose first word is
+    not a generic one, so "the base" is not ``BaseModel``."""
+    words = {stem(w) for w in re.findall(r"[A-Za-z]{4,}", re.sub(r"(`+)(.+?)\1", " ", text))}
+    out: list[Def] = []
+    for name, defs in _class_index(ctx).items():
+        parts = name.split()
+        if len(parts) < 2 or len(defs) != 1 or parts[0] in _GENERIC_LEAD or len(parts[0]) < 4:
+            continue
+        lead = stem(parts[0])
+        if any(same_word(lead, w) for w in words):
+            out.append(defs[0])
+    return out
+
+
+_GENERIC_LEAD = frozenset({"base", "abstract", "default", "simple", "basic", "generic", "custom", "main", "core",
+                           "test", "mock", "fake", "dummy", "mixin", "meta", "type", "data", "file", "text", "user"})

@@ -32,6 +32,7 @@ from caas_tui.review.static.raisecheck import (
     stated_exception,
 )
 from caas_tui.review.static.resolve import Def
+from caas_tui.review.static.retfallback import MISSING, Fallback, code_fallback
 from caas_tui.review.static.subjects import subject_of
 
 _NEGATED = re.compile(r"(?:\bnever|\bnot|n't|\bnor|\bwithout)\s+(?:\w+\s+)?$", re.IGNORECASE)
@@ -119,6 +120,12 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
             # Calls leave the project, so a builtin exception may come from there -- unless
             # the body visibly deals with the stated condition another way.
             how = handles_without_raising(subj, _condition_params(ctx, subj, condition))
+            fallback = _missing_fallback(ctx, subj, exc, reached, condition) if how is None else None
+            if fallback is not None:
+                findings.append(bad("contradicted", check, f"`{label}` does not raise `{name}` {fallback.case}: "
+                                    f"it returns its fallback {fallback.source} instead, and nothing it runs "
+                                    "raises that exception", *ev, aspect="raises"))
+                continue
             if how is not None:
                 instead = "it clamps the value with `min`/`max`" if how == "clamps" else \
                     "it returns (or substitutes a value) on that condition"
@@ -141,6 +148,17 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
             instead += "; it clamps the value with `min`/`max` instead"
         findings.append(bad("contradicted", check, f"`{label}` never raises `{name}` ({instead})", *ev, aspect="raises"))
     return findings
+
+
+def _missing_fallback(ctx: ReviewContext, fn: Def, exc: Def, reached: Reach, condition: str) -> Fallback | None:
+    """"raises ``KeyError`` if the key is missing" over a body that hands back a fallback
+    for that case instead (``return d.get(key, default)``, a search loop's final
+    ``return None``: ``retfallback.code_fallback``), with no ``[]`` lookup or ``raise``
+    anywhere in reach."""
+    if exc.qualname not in ("KeyError", "LookupError") or reached.subscripts or reached.raised \
+            or not MISSING.search(condition) or fn.node is None or any(isinstance(n, ast.Raise) for n in ast.walk(fn.node)):
+        return None
+    return code_fallback(ctx, fn)
 
 
 def _guard_matches(ctx: ReviewContext, fn: Def, exc: Def, condition: str) -> bool:

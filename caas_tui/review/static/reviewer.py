@@ -24,8 +24,12 @@ from caas_tui.review.static.behaviour import check_calls, check_retries
 from caas_tui.review.static.blockresults import check_block_results
 from caas_tui.review.static.codeblocks import check_code
 from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.countloops import check_loop_counts
 from caas_tui.review.static.counts import check_counts
 from caas_tui.review.static.doccomments import check_doc_comment, source_language
+from caas_tui.review.static.driftfields import check_description_fields
+from caas_tui.review.static.driftnames import check_stdlib_named, check_worded_members
+from caas_tui.review.static.driftunknown import check_unresolved
 from caas_tui.review.static.factchecks import check_facts
 from caas_tui.review.static.findings import REVIEWER, Edit, Finding, bad, verdict_for
 from caas_tui.review.static.flagclaims import check_flag_conditions
@@ -34,9 +38,16 @@ from caas_tui.review.static.members import check_members
 from caas_tui.review.static.names import check_inline_calls, check_mentions
 from caas_tui.review.static.polyglot import block_language, check_block, check_prose
 from caas_tui.review.static.prosenames import check_named_members, check_undefined_roles
+from caas_tui.review.static.removednames import check_unbound_api_names
+from caas_tui.review.static.removednotes import check_removed_notes
+from caas_tui.review.static.retfallback import check_missing_fallback
+from caas_tui.review.static.sectiondefaults import check_section_defaults
+from caas_tui.review.static.specmaps import check_numberings
+from caas_tui.review.static.tabledefaults import check_table_defaults
 from caas_tui.review.static.testchecks import check_tests
 from caas_tui.review.static.timing import check_immediacy
 from caas_tui.review.static.upstream import check_upstream
+from caas_tui.review.static.yieldshape import check_loop_shapes
 
 log = logging.getLogger(__name__)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
@@ -146,7 +157,7 @@ class StaticReviewer:
             past = _HISTORY_DOCS.search(claim.doc_path) or speaks_of_past(claim.context.split("code block", 1)[-1])
             return [] if past else check_block(ctx, claim, language)
         if not judged_at_all(claim):
-            return out
+            return out if _HISTORY_DOCS.search(claim.doc_path) else check_removed_notes(ctx, claim)
         if source_language(claim.doc_path) is not None:
             return check_doc_comment(ctx, claim)  # the doc comments of such a source file
         if claim.kind == "code":
@@ -154,20 +165,32 @@ class StaticReviewer:
             out += check_block_results(ctx, claim)
             out += check_arg_kinds(ctx, claim)
             out += check_tests(ctx, claim, None, None)
+            out += check_unbound_api_names(ctx, claim)
         else:
             out += check_mentions(ctx, claim)
             out += check_inline_calls(ctx, claim)
             out += check_named_members(ctx, claim)
+            out += check_worded_members(ctx, claim)
+            out += check_stdlib_named(ctx, claim)
+            out += check_description_fields(ctx, claim)
+            out += check_unbound_api_names(ctx, claim)
+            out += check_unresolved(ctx, claim)
             out += check_undefined_roles(ctx, claim)
             out += check_facts(ctx, claim)
+            out += check_section_defaults(ctx, claim)
+            out += check_table_defaults(ctx, claim)
             out += check_calls(ctx, claim)
             out += check_retries(ctx, claim)
             out += check_counts(ctx, claim)
+            out += check_loop_counts(ctx, claim)
             out += check_members(ctx, claim)
             out += check_is_a(ctx, claim)
             out += check_flag_conditions(ctx, claim)
+            out += check_missing_fallback(ctx, claim)
+            out += check_loop_shapes(ctx, claim)
             out += check_immediacy(ctx, claim)
             out += check_upstream(ctx, claim)
+            out += check_numberings(ctx, claim)
             out += check_prose(ctx, claim)
         out += check_doubled_prefix(ctx, claim)
         return out

@@ -72,7 +72,8 @@ class Conflict:
     ours: str  # what the claim says ("case-sensitive", "POST")
     theirs: str  # what the page says instead
     kind: str  # opposite | list (a member the page's set lacks) | subset (members left out) | none | defined | unit
-    # | forbidden (the page says it must not happen) | quantifier (both / at least one)
+    # | forbidden (the page says it must not happen) | quantifier (both / at least one) | excluded, negated
+    # (``specpolarity``: a member set apart from one the page lists with it; the opposite polarity)
 
 
 def _normalised(clause: str) -> str:
@@ -88,7 +89,8 @@ def _normalised(clause: str) -> str:
     return _NEGATED.sub(negate, text).lower()
 
 
-def _clauses(text: str) -> list[str]:
+def clauses(text: str) -> list[str]:
+    """The clauses a rule can sit in."""
     return [c.strip() for c in _CLAUSE.split(text) if c and c.strip()]
 
 
@@ -104,11 +106,11 @@ def _subject(clause: str, drop: set[str]) -> set[str]:
 
 def opposite(claim: str, sentence: str) -> Conflict | None:
     """The claim gives something a property the page's sentence gives it the opposite of."""
-    for ours in _clauses(claim):
+    for ours in clauses(claim):
         if _INDEFINITE.search(ours):
             continue
         mine = _properties(ours)
-        for theirs in _clauses(sentence):
+        for theirs in clauses(sentence):
             if _INDEFINITE.search(theirs):
                 continue
             other = _properties(theirs)
@@ -144,11 +146,11 @@ def _longest_list(clause: str) -> tuple[set[str], str, str] | None:
 def listed(claim: str, sentence: str) -> Conflict | None:
     """The claim's list of a set's members has one the page's complete list of that set
     lacks (or, said to be the only ones, leaves out some)."""
-    for ours in _clauses(claim):
+    for ours in clauses(claim):
         mine = _longest_list(ours)
         if mine is None or _EXCLUDING.search(mine[1]) or _INDEFINITE.search(ours):
             continue
-        for theirs in _clauses(sentence):
+        for theirs in clauses(sentence):
             other = _longest_list(theirs)
             if other is None or _EXCLUDING.search(theirs) or _INDEFINITE.search(theirs):
                 continue
@@ -185,12 +187,12 @@ def _words_only(clause: str) -> str:
 def literal_opposite(claim: str, sentence: str) -> Conflict | None:
     """A clause of each about the same code literal (```\\r\\n``` ... is rejected / is supported)
     that gives it opposite properties."""
-    for ours in _clauses(claim):
+    for ours in clauses(claim):
         lits = _literals(ours)
         if not lits or _INDEFINITE.search(_words_only(ours)):
             continue
         mine = _properties(_words_only(ours))
-        for theirs in _clauses(sentence):
+        for theirs in clauses(sentence):
             if not lits & _literals(theirs) or _INDEFINITE.search(_words_only(theirs)):
                 continue
             other = _properties(_words_only(theirs))
@@ -211,7 +213,7 @@ def no_such(claim: str, sentence: str) -> Conflict | None:
         thing = content_stems(m.group(1))
         if len(thing) < 2:
             continue
-        for ours in _clauses(claim):
+        for ours in clauses(claim):
             text = _words_only(ours)
             if _EXCLUDING.search(text) or _INDEFINITE.search(text) or "n't" in text:
                 continue
@@ -290,7 +292,7 @@ _AUX = re.compile(r"\b(?:not|never|no|cannot|n't|without|unless|except)\b", re.I
 def forbidden(claim: str, sentence: str) -> Conflict | None:
     """The page rules something out ("a 304 response MUST NOT contain a body") that the claim,
     with no negation or hedge of its own, says happens ("the 304 response contains the body")."""
-    for theirs in _clauses(_words_only(sentence)):
+    for theirs in clauses(_words_only(sentence)):
         if _INDEFINITE.search(theirs):
             continue
         for m in _FORBIDS.finditer(theirs):
@@ -300,7 +302,7 @@ def forbidden(claim: str, sentence: str) -> Conflict | None:
             marks = set(_MARKS.findall(theirs[: m.start()]))  # "304", "HEAD": the subject's own names
             if not verb or not objects or not subject:
                 continue
-            for ours in _clauses(_words_only(claim)):
+            for ours in clauses(_words_only(claim)):
                 if _AUX.search(ours) or _INDEFINITE.search(ours):
                     continue
                 words = content_stems(ours)
@@ -332,3 +334,4 @@ def quantifier(claim: str, sentence: str) -> Conflict | None:
                 and len(content_stems(ours) & content_stems(theirs)) >= 3:
             return Conflict(a, b, "quantifier")
     return None
+

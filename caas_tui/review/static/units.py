@@ -160,3 +160,21 @@ def restate(q: Quantity, param: str, actual: float) -> str | None:
     shown = f"{value:.6g}"
     sep = "" if q.unit in ("%", "°") else " "
     return f"{shown}{sep}{q.unit}"
+
+
+_BARE = re.compile(r"(?<![\w./:#-])(\d+(?:_\d+)*(?:\.\d+)?)(?![\w./:%°-]|\s*(?:%|°|\)))")
+
+
+def bare_numbers(text: str) -> list[tuple[float, int]]:
+    """(number, offset) of every plain number written in digits outside code spans, not
+    hedged as a bound or an example and not carrying a unit (those are ``quantities``)."""
+    prose = re.sub(r"(`+)(.+?)\1", lambda m: " " * len(m.group(0)), text)
+    unit_spans = [(q.start, q.start + len(q.text)) for q in quantities(prose)]
+    out: list[tuple[float, int]] = []
+    for m in _BARE.finditer(prose):
+        if any(lo <= m.start() < hi for lo, hi in unit_spans) or QUANTITY.match(prose, m.start()):
+            continue
+        if _HEDGE.search(prose[: m.start()]):
+            continue
+        out.append((float(m.group(1).replace("_", "")), m.start()))
+    return out

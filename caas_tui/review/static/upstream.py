@@ -25,6 +25,7 @@ from pathlib import PurePosixPath
 from caas_tui.models import Claim, EvidenceSpan
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Finding, bad
+from caas_tui.review.static.specpolarity import excluded, negated
 from caas_tui.review.static.specwords import (
     Conflict,
     defined,
@@ -306,7 +307,8 @@ def check_upstream(ctx: ReviewContext, claim: Claim) -> list[Finding]:
                         f"`{best.path}` (line {best.start_line}) says {other[0].text}, not {mine[0].text}: “{quote}”",
                         _evidence(page, best), aspect="value")]
     conflict = opposite(prose, _prose(best.text)) or listed(claim.text, best.text) \
-        or unit_word(claim.text, best.text) or quantifier(claim.text, best.text)
+        or unit_word(claim.text, best.text) or quantifier(claim.text, best.text) or excluded(_prose(claim.text), best.text) \
+        or negated(_prose(claim.text), _prose(best.text))
     if conflict is not None:
         return [_conflict_finding(page, best, conflict)]
     scanned = _literal_conflicts(claim, named)
@@ -333,6 +335,10 @@ def _conflict_finding(page: Page, s: Sentence, conflict: Conflict) -> Finding:
         said = f"rules it out ({conflict.theirs})"
     elif conflict.kind == "none":
         said = f"says there is no {conflict.ours}"
+    elif conflict.kind == "negated":
+        said = f"states the opposite: the doc {conflict.ours} its rule"
+    elif conflict.kind == "excluded":
+        said = f"lists {conflict.ours} in one set with {conflict.theirs}, the doc sets it apart"
     elif conflict.kind == "subset":
         said = f"gives {conflict.theirs}; the doc leaves some out ({conflict.ours})"
     else:
