@@ -100,14 +100,20 @@ def run_backend(corpus: Path, index_dir: Path, lexical: str, n_queries: int) -> 
     engine = Engine.open(corpus, index_dir=index_dir, lexical=lexical, progress=progress)
     cold = time.perf_counter() - t0
     rss_at["built"] = _peak_rss_mb()
-    chunks = engine.chunks()
-    victim = corpus / chunks[len(chunks) // 2].path
+    # A sample of chunks by id, not engine.chunks(): reading every row (~1 GB at 500k) is
+    # the bench's memory, not the product's, and it hid the build's peak in peak_rss_mb.
+    files = engine.store.manifest.files
+    ids = sorted(cid for rec in files.values() for cid in rec.chunks)
+    victim = corpus / sorted(files)[len(files) // 2]
     victim.write_text(victim.read_text(encoding="utf-8", errors="replace") + "\n\ndef scale_bench_added(x):\n    return x\n")
     t0 = time.perf_counter()
     engine.refresh()
     one_file = time.perf_counter() - t0
     rng = random.Random(11)
-    words = sorted({w for c in rng.sample(chunks, min(5000, len(chunks))) for w in re.findall(r"[a-z]{3,}", (c.symbol or "").lower())})
+    sample = rng.sample(ids, min(5000, len(ids)))
+    engine.store.chunks.prefetch(sample)
+    symbols = [(engine.store.chunks[cid].symbol or "").lower() for cid in sample if cid in engine.store.chunks]
+    words = sorted({w for s in symbols for w in re.findall(r"[a-z]{3,}", s)})
     queries = [" ".join(rng.sample(words, rng.randint(2, 5))) for _ in range(n_queries)]
     latency: dict[str, dict[str, float]] = {}
     for mode in ("bm25", "dense", "hybrid"):
@@ -122,7 +128,7 @@ def run_backend(corpus: Path, index_dir: Path, lexical: str, n_queries: int) -> 
     dense = dense_vs_exact(engine, queries)
     engine.close()
     return {
-        "lexical": lexical, "chunks": len(chunks), "cold_index_s": cold, "refresh_one_file_s": one_file,
+        "lexical": lexical, "chunks": len(ids), "cold_index_s": cold, "refresh_one_file_s": one_file,
         "latency": latency, "index_mb": _dir_mb(index_dir),
         "peak_rss_mb": _peak_rss_mb(), "peak_rss_mb_before_phase": rss_at, "dense_index": dense,
         "load_avg_1m_at_end": os.getloadavg()[0],  # 2 cores shared with other jobs: read timings with it
@@ -145,6 +151,11 @@ def dense_vs_exact(engine: object, queries: list[str], depths: tuple[int, ...] =
     if not isinstance(index, ClusteredVectorIndex):
         return out
     out["clustered"] = index.clustered
+    if index.clustered:
+        from caas_tui.index import clusters
+
+        lists = len(index._centroids)  # type: ignore[arg-type]
+        out.update({"lists": lists, "probes": index.n_probe or clusters.probe_count(lists)})
     k = max(depths)
     vecs = store.encoder.encode(queries, query=True)
     hits = dict.fromkeys(depths, 0)

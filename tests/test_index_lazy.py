@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from caas_tui.errors import IndexStoreError
+from caas_tui.index import buildstream
 from caas_tui.index import refresh as refresh_module
 from caas_tui.index import store as store_module
 from caas_tui.index.chunkdb import ChunkDB
@@ -145,8 +146,8 @@ def test_chunking_in_worker_processes_builds_the_same_index(
     monkeypatch.setattr(refresh_module, "POOL_MIN_BYTES", 0)
     monkeypatch.setattr(refresh_module, "ProcessPoolExecutor", CountedPool)
     monkeypatch.setattr(refresh_module.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(store_module, "FEED_BATCH", 3)  # feed the lexical writer while files are chunked
-    monkeypatch.setattr(store_module, "EMBED_BATCH", 4)
+    monkeypatch.setattr(buildstream, "FEED_BATCH", 3)  # feed the lexical writer while files are chunked
+    monkeypatch.setattr(buildstream, "EMBED_BATCH", 4)
     pooled = Engine.open(tiny_project, index_dir=tmp_path / "pooled")
     try:
         got = (_answers(pooled), {p: r.chunks for p, r in pooled.store.manifest.files.items()}, pooled.graph.edges)

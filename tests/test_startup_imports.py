@@ -88,12 +88,22 @@ def test_search_json(tmp_path: Path, project: Path) -> None:
     mods = _imported(tmp_path, "search", "--root", str(project), "--json", "parse a config file")
     assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, *OTHER) == []
     assert _grammars(mods) == []  # no file of a tree-sitter language was chunked
-    # hybrid: both channels ran (the shipped model's forward pass is plainstatic's, not model2vec's)
-    assert "caas_tui.index.encoders.plainstatic" in mods and "tokenizers" in mods and "whoosh" in mods
+    # hybrid: both channels ran (the shipped model's forward pass is plainstatic's, not model2vec's;
+    # an ASCII query is tokenized by encoders/wordpiece.py)
+    assert "caas_tui.index.encoders.plainstatic" in mods and "whoosh" in mods
+    assert "caas_tui.index.encoders.wordpiece" in mods
     assert _loaded(mods, *MODEL_EXTRAS) == []
     assert _loaded(mods, *BUILD_ONLY) == []
     assert "tantivy" not in mods  # the other lexical backend is imported only when chosen
     assert _loaded(mods, "rich") == []  # --json prints no table and (no tty) no progress bar
+
+
+def test_search_query_loads_no_tokenizer_library(tmp_path: Path, project: Path) -> None:
+    """A short ASCII query is embedded without the ``tokenizers`` library (encoders/wordpiece.py
+    gives the same ids). An identifier query: the token stage, which tokenizes candidates, skips it."""
+    mods = _imported(tmp_path, "search", "--root", str(project), "--json", "parse_config")
+    assert {"caas_tui.index.encoders.plainstatic", "caas_tui.index.encoders.wordpiece", "whoosh"} <= mods
+    assert _loaded(mods, "tokenizers", *MODEL_EXTRAS) == []
 
 
 def test_search_bm25_loads_no_model(tmp_path: Path, project: Path) -> None:

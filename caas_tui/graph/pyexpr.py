@@ -3,8 +3,43 @@
 from __future__ import annotations
 
 import ast
+from collections import deque
+from collections.abc import Iterator
 
 _WRAPPERS = frozenset({"Optional", "ClassVar", "Final", "Annotated", "Required", "NotRequired", "ReadOnly"})
+# Nodes with no fields: a ``Load`` on every name, an operator on every ``BinOp``. They are a
+# third of a module's nodes and no fact is read from them.
+_LEAVES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
+# Where statements nest: a statement's parent is a statement, a handler or a match case.
+_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def child_nodes(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes(node)`` in its order, without the field-less leaves
+    (``_LEAVES``) and without its two generators: the graph's walks over every body."""
+    out: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            if not isinstance(value, _LEAVES):
+                out.append(value)
+        elif isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, ast.AST) and not isinstance(item, _LEAVES))
+    return out
+
+
+def walk_statements(node: ast.AST) -> Iterator[ast.AST]:
+    """The statements under ``node`` (and ``node``, handlers and match cases) in the order
+    ``ast.walk`` yields them, without visiting a single expression. Breadth-first order
+    survives the filter: every kept node's parent is kept, at the same depth."""
+    todo = deque([node])
+    while todo:
+        current = todo.popleft()
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, list):
+                todo.extend(item for item in value if isinstance(item, _BLOCKS))
+        yield current
 
 
 def dotted(node: ast.AST | None) -> str | None:

@@ -18,11 +18,13 @@ from caas_tui.graph.pyexpr import (
     annotation,
     bodies,
     call_heads,
+    child_nodes,
     dotted,
     end,
     holds_defs,
     start,
     value_expr,
+    walk_statements,
 )
 from caas_tui.ingest.python import module_name, parse_python
 from caas_tui.models import SourceFile
@@ -38,6 +40,9 @@ _CONSTANT = re.compile(r"^_?[A-Z][A-Z0-9_]+$")
 # (``isinstance(s, ManagedSystem)``, ``except SceneError``, ``{"box": BoxShape}``).
 _READ_WORTHY = re.compile(r"^_?[A-Z](?:[A-Z0-9_]+|\w*[a-z]\w*)$")
 _Func = ast.FunctionDef | ast.AsyncFunctionDef
+# The node types ``_Walker.visit`` reads a fact from; every other node is only walked through.
+_FACT_NODES = frozenset({ast.Call, ast.Import, ast.ImportFrom, ast.AnnAssign, ast.Assign, ast.withitem,
+                         ast.Return, ast.Yield, ast.Name, ast.Attribute})
 
 
 def python_fragment(src: SourceFile) -> Fragment:
@@ -156,6 +161,9 @@ class _Walker:
             node = todo.pop()
             if shallow and node is not root and isinstance(node, ast.stmt):
                 continue
+            if type(node) not in _FACT_NODES:  # most nodes: nothing to record, walk on
+                todo.extend(child_nodes(node))
+                continue
             if isinstance(node, ast.Call):
                 expr = dotted(node.func)
                 if expr:
@@ -188,7 +196,7 @@ class _Walker:
                     scope.refs.append(Ref(expr, node.lineno, False))
                     todo.extend(call_heads(node))  # ``Scene().state``: the ``Scene()`` call
                     continue
-            todo.extend(ast.iter_child_nodes(node))
+            todo.extend(child_nodes(node))
 
     def imports(self, node: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
         if isinstance(node, ast.Import):
@@ -234,7 +242,7 @@ class _Walker:
         """
         if cls is None:
             return
-        for sub in ast.walk(node):
+        for sub in walk_statements(node):
             target: ast.AST | None = None
             typed: str | None = None
             conf = ASSIGNED

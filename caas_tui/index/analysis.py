@@ -43,6 +43,20 @@ MAX_SEGMENTS = 8  # dotted suffixes kept per raw token: bounds the term count
 # One expanded term: (text, position offset from the raw token's first position,
 # whether it is a whole identifier / dotted name rather than a word part).
 Expansion = tuple[tuple[tuple[str, int, bool], ...], int]
+CACHE_MAX = 100_000  # raw tokens (and stems) remembered per cache: ~20 MB on huge corpora
+
+# Stems of word parts: one part (``remove``) recurs in many raw tokens (``remove_body``,
+# ``removeItem``), each a miss of the per-token cache; Porter's stemmer is pure Python.
+_stems: dict[str, str] = {}
+
+
+def _stem(word: str) -> str:
+    found = _stems.get(word)
+    if found is None:
+        if len(_stems) >= CACHE_MAX:
+            _stems.clear()
+        found = _stems[word] = porter_stem(word)
+    return found
 
 
 def _split_segment(segment: str) -> list[str]:
@@ -90,6 +104,7 @@ class CodeAnalyzer(Analyzer):
         self.stoplist = frozenset(stoplist)
         self.dotted = dotted  # longest dotted suffix kept, in segments (< 2: none)
         self._cache: dict[str, Expansion] = {}
+        self._joined: dict[str, str] = {}  # raw token -> its terms, space-separated (``terms_text``)
 
     # The expansion cache is process-local: keep it out of the pickled schema and
     # out of equality (Whoosh compares schemas when opening and merging).
@@ -101,6 +116,7 @@ class CodeAnalyzer(Analyzer):
         self.stoplist = frozenset(state.get("stoplist", STOP_WORDS))
         self.dotted = state.get("dotted", MAX_SEGMENTS)
         self._cache = {}
+        self._joined = {}
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -121,7 +137,7 @@ class CodeAnalyzer(Analyzer):
         if hit is not None:
             return hit
         result = self._expand(raw)
-        if len(self._cache) >= 100_000:  # bound memory (~20 MB) on huge corpora
+        if len(self._cache) >= CACHE_MAX:
             self._cache.clear()
         self._cache[raw] = result
         return result
@@ -140,7 +156,7 @@ class CodeAnalyzer(Analyzer):
                 if len(low) < MIN_PART or low in self.stoplist:
                     continue
                 if self.stem and low.isalpha():
-                    low = porter_stem(low)
+                    low = _stem(low)
                 out.append((low, pos, False))
                 pos += 1
             if len(parts) > 1:
@@ -160,8 +176,30 @@ class CodeAnalyzer(Analyzer):
         """How often each term of ``value`` occurs, as ``__call__`` would yield them (same
         terms, first-seen order) without a Token per term: the Whoosh writer's hot loop
         for fields that store frequencies only (``CodeText``)."""
+        # Each distinct raw token is expanded once, times its count: the first-seen order of
+        # terms is unchanged, since a repeated token's terms were all seen at its first occurrence.
         expand = self.expand
-        return Counter(text for raw in TOKEN_RE.findall(value) for text, _offset, _whole in expand(raw)[0])
+        counts: dict[str, int] = {}
+        get = counts.get
+        for raw, n in Counter(TOKEN_RE.findall(value)).items():
+            for text, _offset, _whole in expand(raw)[0]:
+                counts[text] = get(text, 0) + n
+        return counts
+
+    def terms_text(self, value: str) -> str:
+        """Every term of ``value`` in token order, space-separated: what a whitespace
+        tokenizer (tantivy's) reads back as exactly the terms ``__call__`` yields."""
+        joined = self._joined
+        parts: list[str] = []
+        for raw in TOKEN_RE.findall(value):
+            text = joined.get(raw)
+            if text is None:
+                if len(joined) >= CACHE_MAX:
+                    joined.clear()
+                text = joined[raw] = " ".join(term for term, _offset, _whole in self.expand(raw)[0])
+            if text:
+                parts.append(text)
+        return " ".join(parts)
 
     def __call__(
         self,

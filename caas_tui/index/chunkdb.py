@@ -133,22 +133,75 @@ class ChunkDB:
 
     def replace(self, remove_ids: Sequence[str], add: Iterable[Chunk]) -> None:
         """Delete and insert in one transaction: readers see before or after, never half."""
-        placeholders = ", ".join("?" for _ in range(len(_COLUMNS) + 1))
-        pinned = self._conn.in_transaction
-        if pinned:
-            self._conn.execute("COMMIT")  # end the read snapshot: a write needs the newest one
-        with self._conn:
-            self._conn.execute("BEGIN")
-            self._conn.executemany("DELETE FROM chunks WHERE id = ?", [(i,) for i in remove_ids])
-            self._conn.executemany(
-                f"INSERT OR REPLACE INTO chunks ({', '.join(_COLUMNS)}, short) VALUES ({placeholders})",
-                [(*(getattr(c, col) for col in _COLUMNS), short_name(c)) for c in add],
-            )
-        if pinned:
-            self.pin()
+        writer = self.writer(remove_ids)
+        try:
+            writer.add(add)
+            writer.commit()
+        finally:
+            writer.close()
+        if self._conn.in_transaction:
+            self.pin()  # a pinned snapshot moves on to the write just made
+
+    def writer(self, remove_ids: Sequence[str]) -> ChunkWriter:
+        """An open write transaction that first deletes ``remove_ids``; see :class:`ChunkWriter`."""
+        return ChunkWriter(self.path, remove_ids)
 
     def close(self) -> None:
         self._conn.close()
+
+
+_INSERT = f"INSERT OR REPLACE INTO chunks ({', '.join(_COLUMNS)}, short) VALUES ({', '.join('?' * (len(_COLUMNS) + 1))})"
+_WRITE_CACHE_KB = 65_536  # page cache of the write connection: index pages stay hot across batches
+
+
+class ChunkWriter:
+    """One write transaction on a connection of its own, fed in batches while a build runs.
+
+    A build streams its chunks here as files are chunked instead of holding them all until
+    the commit. Nothing is visible to any reader (this process's pinned snapshot included)
+    until :meth:`commit`; a build that fails or is killed before it leaves the store as it
+    was (an open transaction is rolled back when its connection closes or its process dies).
+    """
+
+    def __init__(self, path: Path, remove_ids: Sequence[str]) -> None:
+        self.path = path
+        self.added = 0
+        self._conn: sqlite3.Connection | None = None
+        try:
+            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._conn.execute(f"PRAGMA cache_size=-{_WRITE_CACHE_KB}")
+            self._conn.execute("BEGIN IMMEDIATE")  # the writer lock is ours already: take SQLite's now
+            self._conn.executemany("DELETE FROM chunks WHERE id = ?", ((i,) for i in remove_ids))
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise _corrupt(path, str(exc)) from exc
+
+    def add(self, chunks: Iterable[Chunk]) -> None:
+        conn = self._open()
+        before = conn.total_changes
+        try:
+            conn.executemany(_INSERT, ((*(getattr(c, col) for col in _COLUMNS), short_name(c)) for c in chunks))
+        except sqlite3.DatabaseError as exc:
+            raise _corrupt(self.path, str(exc)) from exc
+        self.added += conn.total_changes - before
+
+    def commit(self) -> None:
+        try:
+            self._open().execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            raise _corrupt(self.path, str(exc)) from exc
+        self.close()
+
+    def close(self) -> None:
+        """End the connection; an uncommitted transaction is rolled back."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _open(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise IndexStoreError(f"{self.path}: chunk store write already finished")
+        return self._conn
 
 
 class ChunkMap(Mapping[str, Chunk]):
@@ -229,11 +282,13 @@ class ChunkMap(Mapping[str, Chunk]):
         return self._kind_ids.get(kind, set())
 
     # -- writes (the store applies them to ``db`` first) -----------------------------
-    def applied(self, removed: Iterable[str], added: Iterable[Chunk]) -> None:
-        """Follow a ``ChunkDB.replace`` of ``removed`` by ``added``."""
-        for cid in removed:
+    def applied(self, changed: Iterable[str]) -> None:
+        """Follow a committed write that removed or replaced the rows of ``changed`` and
+        added others: move to the newest snapshot and forget what it may have changed.
+        Added rows are read on first use like any other, so a build holds none of them."""
+        for cid in changed:
             self._cache.pop(cid, None)
-        self._cache.update((c.id, c) for c in added)
-        self._count = self._db.count()
+        self._complete = False
+        self._count = self._db.pin()
         self._kind_ids = None
         self._defs.clear()

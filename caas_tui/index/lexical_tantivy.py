@@ -22,7 +22,7 @@ from pathlib import Path
 import tantivy
 
 from caas_tui.errors import IndexStoreError
-from caas_tui.index.analysis import TOKEN_RE, CodeAnalyzer, code_analyzer
+from caas_tui.index.analysis import CodeAnalyzer, code_analyzer
 from caas_tui.index.lexical_plan import PREFIX_TOP, SYMBOL_BOOST, TIME_LIMIT, Clause, plan_queries
 from caas_tui.index.pending import BufferedWriter
 from caas_tui.models import Chunk, Kind
@@ -43,17 +43,10 @@ def _schema() -> tantivy.Schema:
     return b.build()
 
 
-def analyzed(analyzer: CodeAnalyzer, text: str) -> str:
-    """The analyzer's terms for ``text``, space-separated, in token order."""
-    expand = analyzer.expand
-    out: list[str] = []
-    for raw in TOKEN_RE.findall(text):
-        out.extend(term for term, _offset, _whole in expand(raw)[0])
-    return " ".join(out)
-
-
 class TantivyLexical(BufferedWriter[tantivy.IndexWriter]):
     """``LexicalBackend`` over a tantivy index directory."""
+
+    DELETES_OWN_DOCUMENTS = True  # a delete applies to every document added before it, uncommitted ones too
 
     def __init__(self, index: tantivy.Index, directory: Path) -> None:  # use create/open
         super().__init__()
@@ -97,13 +90,16 @@ class TantivyLexical(BufferedWriter[tantivy.IndexWriter]):
     # -- writing -----------------------------------------------------------------
     def _documents(self, chunks: Iterable[Chunk]) -> Iterable[tantivy.Document]:
         names, bodies = self._names, self._bodies
+        path, path_terms = None, ""
         for c in chunks:
+            if c.path != path:  # a file's chunks arrive together
+                path, path_terms = c.path, names.terms_text(c.path)
             yield tantivy.Document(
                 id=c.id,
                 kind=c.kind,
-                path=analyzed(names, c.path),
-                symbol=analyzed(names, c.symbol or ""),
-                content=analyzed(bodies, c.context_header() + "\n" + c.text),
+                path=path_terms,
+                symbol=names.terms_text(c.symbol or ""),
+                content=bodies.terms_text(c.context_header() + "\n" + c.text),
             )
 
     def _open_writer(self) -> tantivy.IndexWriter:
@@ -114,8 +110,10 @@ class TantivyLexical(BufferedWriter[tantivy.IndexWriter]):
 
     def _feed(self, writer: tantivy.IndexWriter, deletes: Iterable[str], chunks: Iterable[Chunk] = ()) -> None:
         try:
-            if self._searcher.num_docs:
-                for cid in deletes:  # replace = delete + add
+            # replace = delete + add; a delete also reaches what this writer was given
+            own = self._fed or set()
+            for cid in deletes:
+                if self._searcher.num_docs or cid in own:
                     writer.delete_documents_by_term("id", cid)
             for doc in self._documents(chunks):
                 writer.add_document(doc)

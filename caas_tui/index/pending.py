@@ -6,15 +6,20 @@ writer, feed it, commit it, abort it, reopen the searcher); this class decides w
 each writer still needs. The store calls ``prepare`` while it chunks and embeds, so
 each call feeds only what was added since the last; ``commit`` then feeds the rest.
 A change to something a writer already has (a re-add, a delete) makes that writer
-stale: ``commit`` drops it and redoes everything from the buffers.
+stale: ``commit`` drops it and redoes everything from the buffers. A backend whose
+writer's deletes also remove the documents that writer was given (tantivy's do; Whoosh's
+reach committed documents only) sets ``DELETES_OWN_DOCUMENTS``: its writer is never
+stale, so fed chunks are forgotten once fed (a big build then holds none of them).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Sequence
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
+from caas_tui.errors import IndexStoreError
+from caas_tui.ingest.gcpause import collector_paused
 from caas_tui.models import Chunk
 
 W = TypeVar("W")  # the engine's writer
@@ -23,13 +28,16 @@ W = TypeVar("W")  # the engine's writer
 class BufferedWriter(Generic[W]):
     """``add``/``delete``/``prepare``/``commit`` of a ``LexicalBackend`` over a writer ``W``."""
 
+    DELETES_OWN_DOCUMENTS: ClassVar[bool] = False
+
     def __init__(self) -> None:
         self._lock = threading.RLock()  # searches (TUI worker threads) vs writes
-        self._pending: dict[str, Chunk] = {}
+        self._pending: dict[str, Chunk] = {}  # fed ones too, unless DELETES_OWN_DOCUMENTS
         self._deletes: set[str] = set()
         self._writer: W | None = None  # opened by prepare(), finished by commit()
-        self._fed: dict[str, Chunk] | None = None  # what the open writer has been given
+        self._fed: set[str] | None = None  # ids the open writer has been given
         self._stale = False  # an add or delete since the writer opened that it does not have
+        self._lost = False  # a writer holding forgotten chunks was dropped: they are gone
 
     # -- what a backend supplies -------------------------------------------------
     def _check_open(self) -> None:
@@ -56,16 +64,19 @@ class BufferedWriter(Generic[W]):
     # -- the shared bookkeeping --------------------------------------------------
     def add(self, chunks: Sequence[Chunk]) -> None:
         with self._lock:
-            fed = self._fed or {}
+            fed = self._fed or set()
             for chunk in chunks:
-                if chunk.id in fed:
+                if chunk.id in fed and not self.DELETES_OWN_DOCUMENTS:
                     self._stale = True  # the writer holds an older version of it
                 self._pending[chunk.id] = chunk
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
         with self._lock:
             if chunk_ids and self._writer is not None:
-                self._stale = True  # the writer has its deletes already
+                if self.DELETES_OWN_DOCUMENTS:
+                    self._feed(self._writer, chunk_ids)  # also reaches what the writer was given
+                else:
+                    self._stale = True  # the writer has its deletes already
             for cid in chunk_ids:
                 self._pending.pop(cid, None)
                 self._deletes.add(cid)
@@ -73,25 +84,38 @@ class BufferedWriter(Generic[W]):
     def prepare(self) -> None:
         """Do the slow part of the next ``commit`` now: analyze and write the pending
         documents into the writer, where readers see nothing until ``commit``."""
-        with self._lock:
+        with self._lock, collector_paused():
             self._feed_pending()
 
     def _feed_pending(self) -> None:
         with self._lock:
             self._check_open()
+            if self._lost:
+                self._lost = False
+                self._drop_pending()
+                raise IndexStoreError("lexical index: a failed write dropped documents it had been given; "
+                                      "run `caas-tui index` to rebuild it")
             if self._writer is None and (self._pending or self._deletes):
                 self._writer = self._open_writer()
-                self._fed = {}
+                self._fed = set()
                 self._feed(self._writer, self._deletes)
             if self._writer is not None and self._fed is not None and not self._stale:
                 fed = self._fed
-                new = {cid: c for cid, c in self._pending.items() if cid not in fed}
-                # a replaced document is deleted first (unless its delete was fed already)
-                self._feed(self._writer, new.keys() - self._deletes, new.values())
+                if self.DELETES_OWN_DOCUMENTS:
+                    # everything pending is unfed; a re-added document is deleted in the writer first
+                    new = self._pending
+                    self._feed(self._writer, (new.keys() - self._deletes) | (new.keys() & fed), new.values())
+                    self._pending = {}  # only once fed: a failed feed leaves them for the next writer
+                else:
+                    new = {cid: c for cid, c in self._pending.items() if cid not in fed}
+                    # a replaced document is deleted first (unless its delete was fed already)
+                    self._feed(self._writer, new.keys() - self._deletes, new.values())
                 fed.update(new)
 
     def commit(self) -> None:
-        with self._lock:
+        # The collector pauses while a writer is fed or committed: it would find no cycles
+        # in postings and terms, and its passes over them were 15-20% of a Whoosh build.
+        with self._lock, collector_paused():
             self._check_open()
             if self._writer is not None and self._stale:
                 self._cancel(self._writer)  # changed since prepare(): redo from the buffers
@@ -112,6 +136,7 @@ class BufferedWriter(Generic[W]):
 
     def _cancel(self, writer: W) -> None:
         if writer is self._writer:
+            self._lost = self._lost or (self.DELETES_OWN_DOCUMENTS and bool(self._fed))
             self._writer, self._fed, self._stale = None, None, False
         self._abort_writer(writer)
 
@@ -121,3 +146,4 @@ class BufferedWriter(Generic[W]):
             self._cancel(self._writer)
         self._pending.clear()
         self._deletes.clear()
+        self._lost = False

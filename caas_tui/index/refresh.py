@@ -7,10 +7,12 @@ layers above can name a refresh's outcome without importing the store.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import multiprocessing
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -88,6 +90,7 @@ FILES_PER_TASK = 8  # files per worker task: one encode call per few hundred chu
 # these thresholds gave 26.1 / 16.5 s and 15.5 / 14.1 s (stdlib copy, load ~7).
 BEHIND_TASKS = 1
 BEHIND_CHUNKS = 1024
+LOOKAHEAD_TASKS = 16  # tasks submitted ahead of the one the indexing process waits for
 
 
 def _chunk_batch(batch: Sequence[SourceFile], encoder: Encoder | None) -> list[Chunked]:
@@ -136,6 +139,8 @@ def _start_worker(parent: int, encoder: Encoder, finished: Any, taken: Any, unem
     of, so a ``kill -9`` of the indexer would otherwise leave it (and its fork server)
     behind for good."""
     _Worker.encoder, _Worker.finished, _Worker.taken, _Worker.unembedded = encoder, finished, taken, unembedded
+    # Everything inherited from the parent stays alive: out of the collector's passes with it.
+    gc.freeze()
     # The tokenizer's thread pool does not survive a fork (it would warn and switch
     # itself off); the worker is a core of its own already.
     os.environ["TOKENIZERS_PARALLELISM"] = "false"
@@ -160,7 +165,7 @@ class OrderedVectors:
     def __init__(self, submit: Callable[[list[Chunk]], Future[np.ndarray]], batch: int) -> None:
         self._submit = submit
         self._batch = batch
-        self._pieces: list[tuple[list[Chunk], np.ndarray | Future[np.ndarray]]] = []
+        self._pieces: deque[tuple[list[Chunk], np.ndarray | Future[np.ndarray]]] = deque()
         self._waiting: list[Chunk] = []  # came without vectors, not yet handed to ``submit``
         self._encoding: list[tuple[int, Future[np.ndarray]]] = []  # handed over, maybe not done
 
@@ -185,10 +190,18 @@ class OrderedVectors:
             self._encoding.append((len(batch), job))
             self._pieces.append((batch, job))
 
+    def ready(self) -> Iterator[tuple[list[Chunk], np.ndarray]]:
+        """The leading pieces whose vectors are done, in order, each forgotten once yielded:
+        a build stores them as it goes instead of holding every chunk and row to the end."""
+        while self._pieces and not (isinstance(self._pieces[0][1], Future) and not self._pieces[0][1].done()):
+            chunks, rows = self._pieces.popleft()
+            yield chunks, rows if not isinstance(rows, Future) else rows.result()
+
     def finish(self) -> Iterator[tuple[list[Chunk], np.ndarray]]:
-        """Every piece in order, waiting for its encode job where there is one."""
+        """Every piece not yielded yet, in order, waiting for its encode job where there is one."""
         self._hand_over()
-        for chunks, rows in self._pieces:
+        while self._pieces:
+            chunks, rows = self._pieces.popleft()
             yield chunks, rows if not isinstance(rows, Future) else rows.result()
 
 
@@ -199,7 +212,9 @@ def chunk_files(todo: Sequence[SourceFile], encoder: Encoder,
     one feeds the lexical index as results arrive and embeds the rest), so chunking,
     lexical writing and embedding overlap instead of running one after the other.
     ``unembedded``: how many chunks the caller has yet to embed (its backlog)."""
-    batches = [todo[i : i + FILES_PER_TASK] for i in range(0, len(todo), FILES_PER_TASK)]
+    # Sliced as they are handed out: no second list of every file (a 500k-chunk build holds
+    # hundreds of MB of source text).
+    batches = (todo[i : i + FILES_PER_TASK] for i in range(0, len(todo), FILES_PER_TASK))
     workers = max(1, (os.cpu_count() or 1) - 1)
     big = len(todo) >= POOL_MIN_FILES and sum(s.size for s in todo) >= POOL_MIN_BYTES
     # Workers are forked: no imports to redo and no ``__main__`` to re-run (spawn and the
@@ -213,8 +228,20 @@ def chunk_files(todo: Sequence[SourceFile], encoder: Encoder,
     finished, taken, backlog = context.Value("q", 0), context.Value("q", 0), context.Value("q", 0)
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                              initargs=(os.getpid(), encoder, finished, taken, backlog)) as pool:
-        for done in pool.map(_worker_batch, batches):
-            with taken.get_lock():
-                taken.value += 1
-            yield from done
-            backlog.value = unembedded()
+        # A bounded look-ahead of tasks instead of ``pool.map``, which submits every task
+        # (and keeps its files and its result) until the end.
+        running: deque[Future[list[Chunked]]] = deque()
+        for batch in batches:
+            running.append(pool.submit(_worker_batch, batch))
+            if len(running) >= LOOKAHEAD_TASKS:
+                yield from _take(running.popleft(), taken, backlog, unembedded)
+        while running:
+            yield from _take(running.popleft(), taken, backlog, unembedded)
+
+
+def _take(job: Future[list[Chunked]], taken: Any, backlog: Any, unembedded: Callable[[], int]) -> Iterator[Chunked]:
+    done = job.result()
+    with taken.get_lock():
+        taken.value += 1
+    yield from done
+    backlog.value = unembedded()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Collection
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,7 @@ from caas_tui.config import Config
 from caas_tui.errors import IndexStoreError, ProjectError
 from caas_tui.graph import GRAPH_FILE, Fragment, StoredFragments, parse_fragments, save_fragments
 from caas_tui.index import integrity
+from caas_tui.index.buildstream import BuildTargets, stream_chunks
 from caas_tui.index.chunkdb import ChunkDB, ChunkMap
 from caas_tui.index.encoders import load_encoder
 from caas_tui.index.lexical_select import create_lexical, open_lexical
@@ -27,14 +27,13 @@ from caas_tui.index.locking import writer_lock
 from caas_tui.index.manifest import (
     MANIFEST_NAME,
     SCHEMA_VERSION,
-    FileRecord,
     Manifest,
     ManifestCheck,
     read_manifest,
     write_manifest,
 )
 from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
-from caas_tui.index.refresh import Notify, OrderedVectors, Progress, RefreshStats, chunk_files, embed_text
+from caas_tui.index.refresh import Notify, Progress, RefreshStats, embed_text
 from caas_tui.index.vectors import load_vector_index, make_vector_index
 from caas_tui.models import Chunk, SourceFile
 from caas_tui.sources import Discovery, FileEntry, Skipped, discover, load
@@ -43,10 +42,7 @@ if TYPE_CHECKING:
     from caas_tui.graph import SymbolGraph
 
 _LOCK_WAIT_S = 120.0
-EMBED_BATCH = 1024  # chunks per encode call
-FEED_BATCH = 2000  # chunks handed to the lexical writer at a time while files are still being chunked
 _COMMIT_WAIT_S = 30.0  # a refresh's commit window is short; a rebuild from nothing is not worth waiting for
-
 
 
 class IndexStore:
@@ -325,9 +321,11 @@ class IndexStore:
         return stats
 
     def _apply(self, todo: list[SourceFile], stats: RefreshStats, progress: Progress | None) -> None:
-        """Chunk, embed and buffer everything first; only then mark the index dirty and
-        commit the parts, so readers in other processes keep the last complete index
-        during the slow work and wait out only the short commit."""
+        """Chunk, embed and write everything first, invisibly (an open SQLite transaction, an
+        uncommitted lexical writer, vectors in memory); only then mark the index dirty and
+        commit the parts, so readers in other processes keep the last complete index during
+        the slow work and wait out only the short commit, and a build that fails or is killed
+        before its commit leaves the last complete index as it was."""
         assert self.manifest is not None and self.lexical and self.vectors is not None and self.db
         old_ids: list[str] = []
         for path in stats.removed + [s.path for s in todo]:
@@ -339,49 +337,27 @@ class IndexStore:
         if old_ids:
             self.lexical.delete(old_ids)
             self.vectors.remove(old_ids)
-        # Both cores: files are chunked (and, when this process falls behind, embedded) in a
-        # worker process while this thread writes the lexical segment (invisibly) as chunks
-        # arrive and a thread embeds the rest. Vectors are stored in chunk order at the end.
-        # Measured on the stdlib (26k chunks), CPU of this process / the worker: Whoosh
-        # 31.5-36.2 / 7.2-7.7 s when only this process embedded, 16.8-20.3 / 17.2-18.1 s now.
-        new_chunks: list[Chunk] = []
-        total, fed = len(todo), 0
-        with ThreadPoolExecutor(1, thread_name_prefix="caas-embed") as pool:
-            ordered = OrderedVectors(lambda batch: pool.submit(self._encode, batch), EMBED_BATCH)
-            for i, (src, (chunks, fragment, warnings, vectors)) in enumerate(
-                    zip(todo, chunk_files(todo, self.encoder, ordered.unembedded), strict=True), 1):
-                stats.warnings.extend(warnings)
-                new_chunks.extend(chunks)
-                self.fragments[src.path] = fragment  # symbol graph
-                self.manifest.files[src.path] = FileRecord(
-                    sha256=src.sha256, mtime=src.mtime, size=src.size, kind=src.kind, chunks=[c.id for c in chunks]
-                )
-                self.lexical.add(chunks)
-                ordered.add(chunks, vectors)
-                if len(new_chunks) - fed >= FEED_BATCH:
-                    self.lexical.prepare()
-                    fed = len(new_chunks)
-                if progress and (i % 50 == 0 or i == total):
-                    progress("chunking", i, total)
-            self.lexical.prepare()
-            done = 0
-            for piece, rows in ordered.finish():
-                self.vectors.upsert([c.id for c in piece], rows)
-                done += len(piece)
-                if progress:
-                    progress("embedding", done, len(new_chunks))
-        stats.chunks_added = len(new_chunks)
-        # -- commit: from here until the clean manifest, the parts on disk disagree
-        self.manifest.state = "dirty"
-        self._write_manifest()
-        if progress:
-            progress("lexical", 0, 1)
-        self.lexical.commit()
-        if progress:
-            progress("lexical", 1, 1)
-        self.vectors.save(self.directory / "vectors")
-        self.db.replace(old_ids, new_chunks)
-        self.chunks.applied(old_ids, new_chunks)
+        rows = self.db.writer(old_ids)
+        try:
+            targets = BuildTargets(rows, self.lexical, self.vectors, self.manifest, self.fragments, self.encoder,
+                                   self._encode)
+            try:
+                stream_chunks(todo, targets, stats, progress)
+            except IndexStoreError as exc:
+                raise IndexStoreError(f"{self.directory}: {exc}") from exc
+            # -- commit: from here until the clean manifest, the parts on disk disagree
+            self.manifest.state = "dirty"
+            self._write_manifest()
+            if progress:
+                progress("lexical", 0, 1)
+            self.lexical.commit()
+            if progress:
+                progress("lexical", 1, 1)
+            self.vectors.save(self.directory / "vectors")
+            rows.commit()
+        finally:
+            rows.close()  # rolls back unless committed
+        self.chunks.applied(old_ids)
         # symbol graph: written while the manifest still says dirty; only changed files were re-read
         save_fragments(self.directory, self.fragments)
         self._graph = None

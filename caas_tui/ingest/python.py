@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from caas_tui.ingest.gcpause import collector_paused
 from caas_tui.ingest.ids import Piece, span_text, split_lines, trim, windows
 from caas_tui.models import Kind, SourceFile
 
@@ -48,7 +49,7 @@ def module_name(path: str) -> str:
 
 @functools.lru_cache(maxsize=2)
 def _parse_cached(path: str, text: str) -> ast.Module:
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), collector_paused():
         # Invalid escapes etc. warn at parse time; they are the file's business.
         warnings.simplefilter("ignore")
         return ast.parse(text, filename=path)

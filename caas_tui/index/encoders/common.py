@@ -97,6 +97,38 @@ def stamp_cached(kind: str, files: Sequence[Path], compute: Callable[[], Any]) -
     return value
 
 
+def stamp_cached_text(kind: str, path: Path, compute: Callable[[], str | None]) -> str | None:
+    """:func:`stamp_cached` for a large text derived from one file (the tokenizer's vocabulary
+    as lines): kept in a file of its own, ``<cache>/<kind>-<hash of path>.txt``, a header line
+    of the stamps and the text as is, so reading it back parses no JSON string of it and
+    the small facts file stays small. ``None`` (nothing to keep) is remembered too.
+    """
+    from caas_tui.index.integrity import settled, stamp
+
+    raw = stamp(path)
+    header = json.dumps({"kind": kind, "stamps": [str(path.resolve()), *raw]})
+    cache = user_cache() / f"{kind}-{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]}.txt"
+    try:
+        first, sep, rest = cache.read_text(encoding="utf-8").partition("\n")
+        if sep and first == header:
+            return None if rest == _NO_TEXT else rest[1:]
+    except (OSError, UnicodeDecodeError):
+        pass
+    value = compute()
+    if stamp(path) == raw and settled(raw) and (value is None or not value.startswith(_NO_TEXT)):
+        tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(f"{header}\n{_NO_TEXT if value is None else ' ' + value}", encoding="utf-8")
+            os.replace(tmp, cache)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+    return value
+
+
+_NO_TEXT = "-"  # after the header: compute() returned None (a kept text is written after one space)
+
+
 def weights_digest(folder: Path, spec: str | None = None) -> str:
     """First 12 hex digits of sha256 over the folder's ``*.safetensors`` files.
 

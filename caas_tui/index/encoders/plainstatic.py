@@ -17,15 +17,18 @@ anything else and the caller falls back to model2vec's own constructor.
 from __future__ import annotations
 
 import json
+import math
 import struct
+import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from caas_tui.index.encoders.common import stamp_cached
+from caas_tui.index.encoders import wordpiece
+from caas_tui.index.encoders.common import stamp_cached, stamp_cached_text
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -36,6 +39,9 @@ DEFAULT_MAX_LENGTH = 512
 _BATCH = 1024
 # safetensors dtype codes numpy can map without a conversion
 _DTYPES = {"F16": np.float16, "F32": np.float32, "F64": np.float64, "I8": np.int8}
+# Up to this many characters per batch go through the plain-Python tokenizer (a query, a
+# claim or two: well under a millisecond) rather than loading ``tokenizers`` (~40 ms).
+_ASCII_CHARS = 4096
 
 
 def read_tensors(path: Path) -> dict[str, np.ndarray]:
@@ -64,7 +70,7 @@ def read_tensors(path: Path) -> dict[str, np.ndarray]:
             raise ValueError(f"{path.name}: tensor {name!r} has dtype {spec['dtype']}")
         begin, end = (int(x) for x in spec["data_offsets"])
         shape = tuple(int(x) for x in spec["shape"])
-        if end < begin or base + end > total or (end - begin) != int(np.prod(shape)) * np.dtype(dtype).itemsize:
+        if end < begin or base + end > total or (end - begin) != math.prod(shape) * np.dtype(dtype).itemsize:
             raise ValueError(f"{path.name}: tensor {name!r} does not fit the file")
         if end == begin:
             out[name] = np.zeros(shape, dtype=dtype)
@@ -74,22 +80,53 @@ def read_tensors(path: Path) -> dict[str, np.ndarray]:
 
 
 class PlainStaticModel:
-    """Mean of token vectors, as ``StaticModel.encode(texts, normalize=False)`` computes it."""
+    """Mean of token vectors, as ``StaticModel.encode(texts, normalize=False)`` computes it.
 
-    def __init__(self, embedding: np.ndarray, tokenizer: Tokenizer, *, median_token_length: int,
-                 unk_token_id: int | None, max_length: int | None) -> None:
+    ``tokenizer`` may be a loader, called the first time a text needs it: with an
+    ``ascii_tokenizer`` (:mod:`.wordpiece`), a few short ASCII texts (one query) are
+    tokenized without importing ``tokenizers`` at all, with the same ids.
+    """
+
+    def __init__(self, embedding: np.ndarray, tokenizer: Tokenizer | Callable[[], Tokenizer], *,
+                 median_token_length: int, unk_token_id: int | None, max_length: int | None,
+                 ascii_tokenizer: wordpiece.AsciiWordPiece | None = None) -> None:
         self.embedding = embedding
-        self.tokenizer = tokenizer
         self.median_token_length = median_token_length
         self.unk_token_id = unk_token_id
         self.max_length = max_length
+        self._ascii = ascii_tokenizer
+        self._lock = threading.Lock()
+        self._tokenizer: Tokenizer | None = None
+        self._load_tokenizer: Callable[[], Tokenizer] | None = None
+        if callable(tokenizer):
+            self._load_tokenizer = tokenizer
+        else:
+            self._set_up(tokenizer)
+
+    def _set_up(self, tokenizer: Tokenizer) -> None:
         # Set once here: model2vec re-sets truncation on every call, which would race when
         # the index's embedding thread and a query encode at the same time.
         tokenizer.no_padding()
-        if max_length is None:
+        if self.max_length is None:
             tokenizer.no_truncation()
         else:
-            tokenizer.enable_truncation(max_length)
+            tokenizer.enable_truncation(self.max_length)
+        self._tokenizer = tokenizer
+
+    @property
+    def tokenizer_loaded(self) -> bool:
+        """Whether the ``tokenizers`` tokenizer was loaded (a text needed it, or it was asked for)."""
+        return self._tokenizer is not None
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        """The ``tokenizers`` tokenizer, loaded on first use."""
+        with self._lock:
+            if self._tokenizer is None:
+                assert self._load_tokenizer is not None
+                self._set_up(self._load_tokenizer())
+            assert self._tokenizer is not None
+            return self._tokenizer
 
     @property
     def dim(self) -> int:
@@ -109,8 +146,33 @@ class PlainStaticModel:
         batches = [self._encode_batch(texts[i:i + _BATCH]) for i in range(0, len(texts), _BATCH)]
         return np.concatenate(batches, axis=0) if batches else np.zeros((0, self.dim), dtype=self.embedding.dtype)
 
+    def _ascii_ids(self, texts: list[str]) -> list[list[int]] | None:
+        """The texts' ids from the plain-Python tokenizer, while the real one is not loaded and
+        the batch is small (it is ~50x slower per character); ``None`` to use the real one."""
+        if self._ascii is None or self._tokenizer is not None or sum(map(len, texts)) > _ASCII_CHARS:
+            return None
+        out: list[list[int]] = []
+        for text in texts:
+            ids = self._ascii.ids(text)
+            if ids is None:
+                return None
+            # the real tokenizer's truncation: the first max_length tokens, unknown ones included
+            out.append(ids if self.max_length is None else ids[:self.max_length])
+        return out
+
+    def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """Each text's token ids as :meth:`encode` averages them (same cut, no unknown token)."""
+        cut = None if self.max_length is None else self.max_length * self.median_token_length
+        batch = [t[:cut] for t in texts]
+        rows = self._ascii_ids(batch)
+        if rows is None:
+            rows = [e.ids for e in self.tokenizer.encode_batch_fast(batch, add_special_tokens=False)]
+        return [[t for t in row if t != self.unk_token_id] for row in rows] if self.unk_token_id is not None else rows
+
     def _encode_batch(self, texts: list[str]) -> np.ndarray:
-        ids = [e.ids for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+        ids = self._ascii_ids(texts)
+        if ids is None:
+            ids = [e.ids for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
         if self.unk_token_id is not None:
             ids = [[t for t in row if t != self.unk_token_id] for row in ids]
         dtype = np.dtype(np.float32) if self.embedding.dtype == np.int8 else self.embedding.dtype
@@ -135,16 +197,29 @@ def load_plain_model(folder: Path) -> PlainStaticModel | None:
     if set(tensors) != {"embeddings"}:
         return None  # vocabulary-quantized (weights, mapping): model2vec's constructor handles it
     path = folder / "tokenizer.json"
-    text = path.read_text(encoding="utf-8")
+    texts: list[str] = []
+    parsed: list[dict[str, Any]] = []
+
+    def text() -> str:
+        # read only when something is computed or the real tokenizer is needed: a one-shot
+        # query with the facts cached never reads the 445 KB file
+        if not texts:
+            texts.append(path.read_text(encoding="utf-8"))
+        return texts[0]
+
+    def spec() -> dict[str, Any]:
+        if not parsed:
+            loaded = json.loads(text())
+            parsed.append(loaded if isinstance(loaded, dict) else {})
+        return parsed[0]
 
     def vocabulary() -> dict[str, Any]:
-        spec = json.loads(text)
-        model = spec.get("model") or {}
+        model = spec().get("model") or {}
         vocab = model.get("vocab")
         if model.get("type") not in ("WordPiece", "BPE", "WordLevel") or not isinstance(vocab, dict):
             return {"plain": False}
         # StaticModel counts tokenizer.get_vocab() (added tokens included) for its median length
-        tokens = set(vocab) | {t["content"] for t in spec.get("added_tokens") or ()}
+        tokens = set(vocab) | {t["content"] for t in spec().get("added_tokens") or ()}
         return {"plain": True, "tokens": len(tokens), "median": int(np.median([len(t) for t in tokens])),
                 "unk": model.get("unk_token")}
 
@@ -154,15 +229,33 @@ def load_plain_model(folder: Path) -> PlainStaticModel | None:
     embedding = tensors["embeddings"]
     if not facts.get("plain") or embedding.ndim != 2 or embedding.shape[0] != facts["tokens"]:
         return None
-    from tokenizers import Tokenizer
+    # so is what the plain-Python tokenizer needs (the vocabulary as one string): with it the
+    # real tokenizer is loaded only when a text needs it (non-ASCII, a batch of chunks)
+    ascii_facts = stamp_cached_text(wordpiece.FACTS_KIND, path, lambda: wordpiece.facts(spec()))
+    try:
+        ascii_tokenizer = wordpiece.AsciiWordPiece(ascii_facts) if ascii_facts is not None else None
+    except (KeyError, TypeError, ValueError):
+        ascii_tokenizer = None  # a damaged cache entry: the real tokenizer is always right
 
-    tokenizer = Tokenizer.from_str(text)
+    def real_tokenizer() -> Tokenizer:
+        from tokenizers import Tokenizer
+
+        return Tokenizer.from_str(text())
+
     unk = facts["unk"]
+    tokenizer: Tokenizer | Callable[[], Tokenizer]
+    if ascii_tokenizer is not None:
+        unk_id = ascii_tokenizer.token_id(unk) if unk is not None else None
+        tokenizer = real_tokenizer
+    else:
+        tokenizer = real_tokenizer()
+        unk_id = tokenizer.token_to_id(unk) if unk is not None else None
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     return PlainStaticModel(
         embedding,
         tokenizer,
         median_token_length=int(facts["median"]),
-        unk_token_id=tokenizer.token_to_id(unk) if unk is not None else None,
+        unk_token_id=unk_id,
         max_length=config.get("max_length", DEFAULT_MAX_LENGTH),
+        ascii_tokenizer=ascii_tokenizer,
     )

@@ -13,7 +13,9 @@ Specs without a registered prefix land here:
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -44,6 +46,10 @@ if TYPE_CHECKING:
 # camelCase split into words (see Model2VecEncoder): vectors made without it are not comparable,
 # so an index built before the split is rebuilt instead of mixing the two.
 DEFAULT_MODEL_NAME = f"caas-default/minilm-l6-tokenlearn-code-256+{CAMEL_WORDS_TAG}"
+
+# token_ids: the tokenizer's own first split (whitespace, then each punctuation character alone)
+_PIECES = re.compile(r"\w+|[^\w\s]")
+_WORDS_KEPT = 200_000
 
 _default_lock = threading.Lock()
 _default_encoder: Model2VecEncoder | None = None
@@ -78,6 +84,7 @@ class Model2VecEncoder:
             self.dims = int(self._loaded.dim)
         self.model_id = model_id
         self.split_words = split_words
+        self._word_ids: dict[str, list[int]] = {}  # token_ids: each word's ids, tokenized once
 
     @property
     def _model(self) -> StaticLike:
@@ -99,6 +106,42 @@ class Model2VecEncoder:
         batch = [camel_words(t) for t in texts] if self.split_words else list(texts)
         raw = self._model.encode(batch, normalize=False, use_multiprocessing=False)
         return normalize_rows(np.atleast_2d(raw))
+
+    def token_ids(self, texts: Sequence[str]) -> list[np.ndarray] | None:
+        """Per text, the distinct ids of the tokens :meth:`encode` averages, up to the model's length
+        limit (``retrieve/tokenstage.py``); None when the model is not the plain table this reads.
+
+        Each word is tokenized once per encoder and remembered: the tokenizer splits at whitespace
+        and punctuation first, so a text's set of ids is the union of its words' (and code repeats
+        its words across chunks: tokenizing the words seen for the first time is a small part of
+        tokenizing the candidates of a search whole).
+        """
+        from caas_tui.index.encoders.plainstatic import PlainStaticModel
+
+        model = self._model
+        if not isinstance(model, PlainStaticModel) or model.embedding.dtype == np.int8:
+            return None
+        words = [_PIECES.findall(t) for t in texts]
+        with self._lock:
+            known = self._word_ids
+            new = list(dict.fromkeys(w for row in words for w in row if w not in known))
+            if new:
+                if len(known) + len(new) > _WORDS_KEPT:
+                    known.clear()
+                batch = [camel_words(w) for w in new] if self.split_words else new
+                for word, ids in zip(new, model.token_ids(batch), strict=True):
+                    known[word] = ids
+            rows = [[known[w] for w in row] for row in words]
+        empty = np.zeros(0, dtype=np.int32)
+        return [np.unique(np.fromiter(itertools.chain.from_iterable(row), dtype=np.int32)) if row else empty
+                for row in rows]
+
+    def token_rows(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The table's rows for ``ids`` as unit vectors (float32) and their raw norms."""
+        model = self._model
+        rows = np.asarray(model.embedding[ids], dtype=np.float32).reshape(len(ids), self.dims)
+        norms = np.linalg.norm(rows, axis=1)
+        return rows / np.where(norms > 0, norms, 1.0)[:, None], norms
 
     def __repr__(self) -> str:
         return f"Model2VecEncoder({self.model_id!r}, dims={self.dims}, split_words={self.split_words})"
