@@ -59,6 +59,7 @@ from caas_tui.retrieve.priors import is_test_chunk
 from caas_tui.retrieve.ranking import DEFAULT_POLICY, RankPolicy
 from caas_tui.retrieve.request import SearchRequest, as_mode
 from caas_tui.retrieve.rerank import DEFAULT_BUDGET_S, TORCH_SPEC, default_spec, load_reranker
+from caas_tui.retrieve.tokenstage import TokenVectors
 
 CORPUS_MARKER = ".bench-corpus.json"
 # Fusion policies compared in-process on one built index (``--variants``); "rrf" is the
@@ -76,6 +77,10 @@ VARIANTS: dict[str, RankPolicy] = {
     "default, tests 0.4": replace(DEFAULT_POLICY, test_factor=0.4),
     "session 3 start (no test subjects, no call/default claim rules)":
         replace(DEFAULT_POLICY, test_subjects=False, claim_calls=False, claim_defaults=False),
+    "token stage": replace(DEFAULT_POLICY, token_stage=True),
+    "no token stage": replace(DEFAULT_POLICY, token_stage=False),
+    "token stage: late interaction only": replace(DEFAULT_POLICY, token_stage=True, token_names=0.0),
+    "token stage: name cover only": replace(DEFAULT_POLICY, token_stage=True, token_maxsim=0.0),
 }
 
 
@@ -88,6 +93,14 @@ class TimedEncoder:
         self.dims = inner.dims
         self.seconds = 0.0
         self.texts = 0
+
+    def token_ids(self, texts: Sequence[str]) -> list[np.ndarray] | None:  # the token stage's calls pass through
+        inner = self.inner
+        return inner.token_ids(texts) if isinstance(inner, TokenVectors) else None
+
+    def token_rows(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        assert isinstance(self.inner, TokenVectors)
+        return self.inner.token_rows(ids)
 
     def encode(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         if query:

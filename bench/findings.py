@@ -70,6 +70,8 @@ def claims_table(root: Path, engine: Engine, k: int) -> list[tuple[str, str, flo
                 ("default without the call rules (keywords first, shown repr, same-call test)",
                  replace(DEFAULT_POLICY, claim_calls=False)),
                 ("default without the stated-default rule", replace(DEFAULT_POLICY, claim_defaults=False)),
+                ("default without the token stage", replace(DEFAULT_POLICY, token_stage=False)),
+                ("default with the token stage", replace(DEFAULT_POLICY, token_stage=True)),
                 ("default", DEFAULT_POLICY))
     for policy_name, policy in policies:
         engine.policy = policy
@@ -89,6 +91,7 @@ def main() -> int:
                     help="project with a FINDINGS.toml (repeatable; default: sample_project, or both with --claims)")
     ap.add_argument("-k", type=int, default=10)
     ap.add_argument("--claims", action="store_true", help="the claims as queries (evidence in the top 5)")
+    ap.add_argument("--aggregate", action="store_true", help="print no finding ids (for a held-out manifest)")
     args = ap.parse_args()
     untuned = [r for r in UNTUNED if (r / "FINDINGS.toml").is_file()]
     roots = args.root or ([*MANIFESTS, *untuned] if args.claims else [MANIFESTS[0]])
@@ -103,7 +106,8 @@ def main() -> int:
                     print("| ranking | query | recall@1 | recall@5 | not in top 5 |")
                     print("|---|---|---|---|---|")
                     for policy, qname, r1, r5, miss in claims_table(root, engine, args.k):
-                        print(f"| {policy} | {qname} | {r1:.2f} | {r5:.2f} | {', '.join(miss) or '-'} |")
+                        missed = f"{len(miss)} findings" if args.aggregate else ", ".join(miss) or "-"
+                        print(f"| {policy} | {qname} | {r1:.2f} | {r5:.2f} | {missed} |")
                     continue
                 findings = [f for f in load_findings(root / "FINDINGS.toml") if f.is_defect]
                 print(f"{len(findings)} planted defects; evidence recall per mode and category\n")

@@ -13,7 +13,7 @@ from caas_tui.errors import CaasError, PathOutsideRoot, ProjectError
 from caas_tui.graph import SymbolGraph
 from caas_tui.index.chunkdb import CorruptChunkStore
 from caas_tui.index.protocols import Encoder
-from caas_tui.index.refresh import Notify, Progress, RefreshStats
+from caas_tui.index.refresh import Notify, Progress, RefreshStats, embed_text
 from caas_tui.index.store import IndexStore
 from caas_tui.limits import MAX_SPAN_CHARS
 from caas_tui.models import KINDS, Chunk, Hit, Kind
@@ -26,6 +26,7 @@ from caas_tui.retrieve.ranking import DEFAULT_POLICY, RankPolicy, fuse
 from caas_tui.retrieve.request import SearchRequest, SearchResult, as_kinds, as_mode
 from caas_tui.retrieve.rerank import Reranker, RerankOutcome, RerankUnavailable, load_reranker
 from caas_tui.retrieve.symbols import SymbolTable
+from caas_tui.retrieve.tokenstage import TokenCache
 from caas_tui.sources import Discovery
 
 
@@ -43,6 +44,7 @@ class Engine:
         self.reranker: Reranker | None = None
         # -- fusion policy (retrieve/ranking.py); benchmarks swap it to compare variants --
         self.policy: RankPolicy = DEFAULT_POLICY
+        self._token_cache = TokenCache()  # the token stage's per-chunk token ids (retrieve/tokenstage.py)
 
     @classmethod
     def open(
@@ -214,7 +216,10 @@ class Engine:
         store.chunks.prefetch(cid for found in scored.values() for cid, _ in found)  # one read, not one per id
         configured = {"bm25": self.cfg.bm25_weight, "dense": self.cfg.dense_weight}
         fused = fuse(query, scored, self.policy, configured=configured, rrf_k=self.cfg.rrf_k,
-                     chunk_of=store.chunks.get, kinds=kinds, find=self._find_code)
+                     chunk_of=store.chunks.get, kinds=kinds, find=self._find_code,
+                     # the token stage re-scores a fusion: a one-channel mode stays that channel
+                     tokens=store.encoder if mode == "hybrid" else None, text_of=embed_text,
+                     token_cache=self._token_cache)
         claimed: set[str] = set()
         if self.policy.claims:  # a sentence naming symbols: retrieve/claimquery.py
             fused, claimed = claim_pins(query, fused, self._symbols, kinds or KINDS, chunk_of=store.chunks.get,

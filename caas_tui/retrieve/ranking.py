@@ -7,7 +7,10 @@ built index (``engine.policy = RankPolicy(...)``; ``bench/dense.py --variants``)
 Kept because they won on the tuning sets (stdlib docstring eval, the same eval with
 the stdlib's own tests indexed, the two findings manifests; README "Benchmarks"):
 min-max score fusion over RRF, the priors (tests 0.5 and after their subject,
-module preambles 0.6), the claim stage. Tried and dropped: query-adaptive channel
+module preambles 0.6), the claim stage, and (fourth pass) the token stage: the top 50
+re-scored by norm-weighted late interaction over the static model's token vectors plus
+name cover (``retrieve/tokenstage.py``; stdlib 0.360 -> 0.411, held out networkx 0.640 ->
+0.703; identifier-like queries skip it). Tried and dropped: query-adaptive channel
 weights (the eval's queries are sentences; reweighting sentences moved MRR@10 by
 -0.02..+0.006), z-score fusion (below min-max), min-max plus RRF (+-0.003), scoring
 the lexical finds the dense list missed by their own cosine (-0.02), dense
@@ -17,7 +20,9 @@ token vectors on the top 30: +0.007 over the default, inside the noise, and it n
 the encoder's token table). Re-tried after the dense channel got stronger (third pass,
 README): channel weights 0.8-1 / 1-1.6, identifier-query weights, raw or top-scaled
 cosine, min-max floors, a both-channels bonus, confidence-scaled weights, a symbol-name
-bonus, file and class context, late interaction again: all within -0.03..+0.008.
+bonus, file and class context, late interaction again: all within -0.03..+0.008. Fourth pass:
+dense query construction (stop words dropped, distinct tokens pooled by norm^p: -0.008..+0.007);
+late interaction or name cover alone is much weaker than the two together (README).
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ from caas_tui.models import Chunk, Kind
 from caas_tui.retrieve.fusion import Fused, combsum, rrf
 from caas_tui.retrieve.pinning import looks_like_identifier
 from caas_tui.retrieve.priors import MODULE_FACTOR, TEST_FACTOR, apply_priors
+from caas_tui.retrieve.tokenstage import CHARS as TOKEN_CHARS
+from caas_tui.retrieve.tokenstage import DEPTH as TOKEN_DEPTH
+from caas_tui.retrieve.tokenstage import MAXSIM_WEIGHT, NAME_WEIGHT, TokenCache, TokenVectors, token_rescore
 
 _WORDS = re.compile(r"\S+")
 
@@ -53,9 +61,16 @@ class RankPolicy:
     claim_constructors: bool = True  # claim stage: a called class brings its ``__init__``
     claim_calls: bool = True  # claim stage: keyword calls first, shown objects' repr, the test making the same call
     claim_defaults: bool = True  # claim stage: a claim stating a default gets its candidate's constructor
+    # second stage (retrieve/tokenstage.py): the top ``token_depth`` re-scored by late interaction over
+    # the static model's token vectors and by how much of each name the query's words spell
+    token_stage: bool = False
+    token_depth: int = TOKEN_DEPTH
+    token_chars: int = TOKEN_CHARS
+    token_maxsim: float = MAXSIM_WEIGHT
+    token_names: float = NAME_WEIGHT
 
 
-DEFAULT_POLICY = RankPolicy(fusion="minmax", priors=True, claims=True)
+DEFAULT_POLICY = RankPolicy(fusion="minmax", priors=True, claims=True, token_stage=True)
 
 
 def is_identifier_query(query: str) -> bool:
@@ -81,15 +96,27 @@ def fuse(
     chunk_of: Callable[[str], Chunk | None],
     kinds: Sequence[Kind] | None = None,
     find: Callable[[str], Sequence[Chunk]] | None = None,
+    tokens: object | None = None,
+    text_of: Callable[[Chunk], str] | None = None,
+    token_cache: TokenCache | None = None,
 ) -> list[Fused]:
     """One ranked list from the channels' ``(id, score)`` lists under ``policy``; ``kinds``: the
     request's kinds (None: all), which tell the priors whether tests were asked for; ``find``: code
-    definitions by exact name (a top test's subject, ``RankPolicy.test_subjects``)."""
+    definitions by exact name (a top test's subject, ``RankPolicy.test_subjects``); ``tokens``: the
+    encoder, used by the token stage when it gives token vectors; ``text_of``: a chunk's embedded text;
+    ``token_cache``: the candidates' token ids kept between searches."""
     weights = channel_weights(query, policy, configured)
     if policy.fusion == "rrf":
         fused = rrf({c: [d for d, _ in pairs] for c, pairs in scored.items()}, k=rrf_k, weights=weights)
     else:
         fused = combsum(scored, weights=weights, norm=policy.fusion)
+    # an identifier-like query is answered by the names it spells (exact pins, the symbol field):
+    # token matching would tax every keystroke's search for one
+    if (policy.token_stage and isinstance(tokens, TokenVectors) and text_of is not None
+            and not is_identifier_query(query)):
+        fused = token_rescore(query, fused, chunk_of, tokens, text_of, cache=token_cache or TokenCache(),
+                              depth=policy.token_depth, chars=policy.token_chars,
+                              maxsim_weight=policy.token_maxsim, name_weight=policy.token_names)
     if policy.priors:
         # Tests are near misses for a query that describes behaviour; one that names code
         # (``remove_body``) or asks for tests by kind wants them ranked like anything else.
