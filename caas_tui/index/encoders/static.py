@@ -19,7 +19,7 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from caas_tui.index.encoders.plainstatic import PlainStaticModel
 
     # what Model2VecEncoder wraps: model2vec's class, or the same forward pass without it
-    StaticLike = StaticModel | PlainStaticModel
+    StaticLike: TypeAlias = StaticModel | PlainStaticModel
 
 # scripts/train_static_model.py. The tag is part of the id because the shipped model embeds
 # camelCase split into words (see Model2VecEncoder): vectors made without it are not comparable,

@@ -112,7 +112,7 @@ def check_undefined_roles(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         if module is not None and role.group(1) in _MODULE_ROLES:
             findings += _in_module(ctx, claim, module, name)
         elif not (name in _bound_anywhere(ctx.project) or ctx.resolver.defs_named(name)):
-            findings.append(_undefined(ctx, claim, name))
+            findings.append(undefined_name(ctx, claim, name))
     return findings
 
 
@@ -142,9 +142,12 @@ def _in_module(ctx: ReviewContext, claim: Claim, module: str, name: str) -> list
     return [bad("contradicted", f"`{module}.{name}` exists", rationale, ctx.evidence(mod), edit=edit)]
 
 
-def _undefined(ctx: ReviewContext, claim: Claim, name: str) -> Finding:
+def undefined_name(ctx: ReviewContext, claim: Claim, name: str,
+                   consequence: str = "so this reference cannot resolve") -> Finding:
+    """``name`` binds nowhere in the project: contradicted, with a near-miss among what a
+    package exports (never one of its module names) as the did-you-mean."""
     rationale = (f"`{name}` is not defined anywhere in the project (no module, class, function or "
-                 f"assignment binds that name), so this reference cannot resolve")
+                 f"assignment binds that name), {consequence}")
     edit = None
     ev = None
     for pkg in sorted(ctx.project.packages):

@@ -22,8 +22,9 @@ import weakref
 
 from caas_tui.models import Claim
 from caas_tui.review.static.context import ReviewContext
-from caas_tui.review.static.findings import Edit, Finding, bad
+from caas_tui.review.static.findings import Finding
 from caas_tui.review.static.project import Project
+from caas_tui.review.static.prosenames import undefined_name
 
 _SPAN = re.compile(r"(?<!`)``?(?P<at>@)?(?P<name>[A-Za-z_]\w*)(?P<call>\(\))?``?(?!`)")
 # a decorator line that decorates something (an IPython ``@verbatim`` line decorates nothing)
@@ -118,25 +119,5 @@ def check_unbound_api_names(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     findings: list[Finding] = []
     for name in dict.fromkeys(names):
         if _unknown_api_name(ctx, claim, name):
-            findings.append(_unbound(ctx, claim, name))
+            findings.append(undefined_name(ctx, claim, name, "so it cannot be used as written"))
     return findings
-
-
-def _unbound(ctx: ReviewContext, claim: Claim, name: str) -> Finding:
-    rationale = (f"`{name}` is not defined anywhere in the project (no module, class, function or assignment "
-                 f"binds that name), so it cannot be used as written")
-    edit = None
-    ev = None
-    for pkg in sorted(ctx.project.packages):
-        if not ctx.project.has_module(pkg):
-            continue
-        mod = ctx.resolver.module_def(pkg)
-        ev = ev or ctx.evidence(mod)
-        pool = {n for n in ctx.resolver.member_names(mod) if not ctx.project.has_module(f"{pkg}.{n}")}
-        sug = ctx.suggest(mod, name, pool)
-        if sug is not None:
-            rationale += f"; did you mean `{pkg}.{sug.name}`?"
-            if sug.unambiguous:
-                edit = Edit(claim.start_line, claim.end_line, name, sug.name)
-            break
-    return bad("contradicted", f"`{name}` is defined in the project", rationale, ev, edit=edit)
