@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from caas_tui.models import Claim, Verdict
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "sample_project"
@@ -16,6 +20,20 @@ def write(root: Path, rel: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
     return path
+
+
+def verdict_starting(pairs: list[tuple[Claim, Verdict]], start: str) -> Verdict:
+    """The verdict of the one claim whose text starts with ``start``."""
+    hits = [v for c, v in pairs if c.text.startswith(start)]
+    assert len(hits) == 1, (start, [c.text for c, _ in pairs])
+    return hits[0]
+
+
+def verdict_containing(pairs: list[tuple[Claim, Verdict]], part: str) -> Verdict:
+    """The verdict of the one claim whose text contains ``part``."""
+    hits = [v for c, v in pairs if part in c.text]
+    assert len(hits) == 1, (part, [c.text for c, _ in pairs])
+    return hits[0]
 
 
 @pytest.fixture()

@@ -13,6 +13,7 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
 from caas_tui.review.static.effects import effect_words
+from tests.conftest import verdict_starting as by_text
 
 from .conftest import write
 
@@ -191,10 +192,6 @@ def guide(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Claim, Verdict
         eng.close()
 
 
-def by_text(pairs: list[tuple[Claim, Verdict]], start: str) -> Verdict:
-    hits = [v for c, v in pairs if c.text.startswith(start)]
-    assert len(hits) == 1, (start, [c.text for c, _ in pairs])
-    return hits[0]
 
 
 def words(text: str, asserted: frozenset[str] = frozenset(), kind: str = "prose") -> list[str]:

@@ -16,6 +16,7 @@ from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
 from caas_tui.review.static.assertions import asserted_kinds, described_kind, field_kinds
 from caas_tui.review.static.units import matches, quantities
+from tests.conftest import verdict_starting as by_text
 
 from .conftest import write
 
@@ -222,10 +223,6 @@ def reviewed(engine: Engine, doc: str) -> list[tuple[Claim, Verdict]]:
     return review_doc(engine, doc, StaticReviewer()).pairs()
 
 
-def by_text(pairs: list[tuple[Claim, Verdict]], start: str) -> Verdict:
-    hits = [v for c, v in pairs if c.text.startswith(start)]
-    assert len(hits) == 1, (start, [c.text for c, _ in pairs])
-    return hits[0]
 
 
 # -- calibration ------------------------------------------------------------------------------

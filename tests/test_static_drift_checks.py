@@ -15,6 +15,7 @@ from caas_tui.review.claims.mentions import find_mentions
 from caas_tui.review.claims.nonpython import classified_as_non_python, written_as_data
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
+from tests.conftest import verdict_containing as by_text
 
 from .conftest import write
 
@@ -190,10 +191,6 @@ def later(engine: Engine) -> list[tuple[Claim, Verdict]]:
     return review_doc(engine, "docs/later.rst", StaticReviewer()).pairs()
 
 
-def by_text(pairs: list[tuple[Claim, Verdict]], needle: str) -> Verdict:
-    hits = [v for c, v in pairs if needle in c.text]
-    assert len(hits) == 1, (needle, [c.text for c, _ in pairs])
-    return hits[0]
 
 
 FLAGS = ("contradicted", "incomplete")

@@ -14,6 +14,7 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
 from caas_tui.review.static.retfallback import stated_fallbacks
+from tests.conftest import verdict_containing as by_text
 
 from .conftest import write
 
@@ -292,10 +293,6 @@ def reviewed(engine: Engine, doc: str) -> list[tuple[Claim, Verdict]]:
     return review_doc(engine, doc, StaticReviewer()).pairs()
 
 
-def by_text(pairs: list[tuple[Claim, Verdict]], part: str) -> Verdict:
-    hits = [v for c, v in pairs if part in c.text]
-    assert len(hits) == 1, (part, [c.text for c, _ in pairs])
-    return hits[0]
 
 
 def test_stated_fallbacks_read_code_literals_and_words() -> None:

@@ -15,6 +15,7 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
 from caas_tui.review.static.removednotes import pending_removal
+from tests.conftest import verdict_containing as by_text
 
 from .conftest import write
 
@@ -176,10 +177,6 @@ def guide(engine: Engine) -> list[tuple[Claim, Verdict]]:
     return review_doc(engine, "docs/guide.rst", StaticReviewer()).pairs()
 
 
-def by_text(pairs: list[tuple[Claim, Verdict]], needle: str) -> Verdict:
-    hits = [v for c, v in pairs if needle in c.text]
-    assert len(hits) == 1, (needle, [c.text for c, _ in pairs])
-    return hits[0]
 
 
 FLAGS = ("contradicted", "incomplete")

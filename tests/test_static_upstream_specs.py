@@ -24,6 +24,7 @@ from caas_tui.review.static.specwords import (
     quantifier,
     unit_word,
 )
+from tests.conftest import verdict_starting as by_text
 
 from .conftest import write
 
@@ -182,10 +183,6 @@ def pairs(engine: Engine, doc: str) -> list[tuple[Claim, Verdict]]:
     return review_doc(engine, doc, StaticReviewer()).pairs()
 
 
-def by_text(found: list[tuple[Claim, Verdict]], start: str) -> Verdict:
-    hits = [v for c, v in found if c.text.startswith(start)]
-    assert len(hits) == 1, (start, [c.text for c, _ in found])
-    return hits[0]
 
 
 FLAGS = ("contradicted", "incomplete")

@@ -16,6 +16,7 @@ from caas_tui.review.static import StaticReviewer
 from caas_tui.review.static.assertions import asserted_kinds
 from caas_tui.review.static.units import matches, quantities
 from caas_tui.review.static.worddefaults import default_clauses, pick_param, stated_state
+from tests.conftest import verdict_starting as by_text
 
 from .conftest import write
 
@@ -458,10 +459,6 @@ def guide(engine: Engine) -> list[tuple[Claim, Verdict]]:
     return review_doc(engine, "docs/guide.md", StaticReviewer()).pairs()
 
 
-def by_text(pairs: list[tuple[Claim, Verdict]], start: str) -> Verdict:
-    hits = [v for c, v in pairs if c.text.startswith(start)]
-    assert len(hits) == 1, (start, [c.text for c, _ in pairs])
-    return hits[0]
 
 
 # -- defaults in words ------------------------------------------------------------------------
