@@ -1,11 +1,12 @@
 """Real documentation drift: an older release's guides over a newer release's code (a script).
 
-    python bench/drift.py [--sets dev,dev2,heldout] [--packages attrs,click] [--cache DIR] [--flags 30] [--json]
+    python bench/drift.py [--sets dev,dev2,dev3,heldout] [--packages attrs,click] [--cache DIR] [--flags 30] [--json]
 
-Three drift sets, reported apart: ``dev`` (attrs, click, jinja2, marshmallow: the checks were
+Four drift sets, reported apart: ``dev`` (attrs, click, jinja2, marshmallow: the checks were
 designed on their misses), ``dev2`` (anyio, tornado, markdown, structlog: a second development
 set added in the third session, measured before any check changed for it, so its first numbers
-say how the dev checks carry over) and ``heldout`` (werkzeug, flask, urllib3, itsdangerous,
+say how the dev checks carry over), ``dev3`` (packaging, flask-sqlalchemy, sqlalchemy-utils,
+falcon, cachetools: added in the fifth session the same way) and ``heldout`` (werkzeug, flask, urllib3, itsdangerous,
 wtforms: measured once before the drift checks changed, never used to design them).
 
 For each package, the sdists of an older and a newer release are downloaded with pip
@@ -113,7 +114,23 @@ DEV2: dict[str, Package] = {
                 "reST guides; 21-24 removed the threadlocal and Twisted-era helpers, renamed processors"),
     )
 }
-DRIFT_SETS = {"dev": PACKAGES, "dev2": DEV2, "heldout": HELDOUT}
+# The third development set (fifth session): measured before any check changed for it.
+DEV3: dict[str, Package] = {
+    p.dist: p
+    for p in (
+        Package("packaging", ("packaging",), "21.3", "24.1",
+                "reST API pages; 22.0 removed LegacyVersion, LegacySpecifier and the legacy parsing helpers"),
+        Package("flask-sqlalchemy", ("flask_sqlalchemy",), "2.5.1", "3.1.1",
+                "reST guides and API page; 3.0 removed the model/session helpers and moved classes into submodules"),
+        Package("sqlalchemy-utils", ("sqlalchemy_utils",), "0.36.8", "0.41.2",
+                "reST pages of autodoc directives; 0.37-0.41 removed types and helpers, changed signatures"),
+        Package("falcon", ("falcon",), "2.0.0", "3.1.3",
+                "large reST guide and API set; 3.0 removed the old hook/router/stream names and moved arguments"),
+        Package("cachetools", ("cachetools",), "4.2.4", "5.5.0",
+                "one reST page; 5.0 removed the deprecated submodules and function aliases"),
+    )
+}
+DRIFT_SETS = {"dev": PACKAGES, "dev2": DEV2, "dev3": DEV3, "heldout": HELDOUT}
 # More current releases whose own guides are reviewed for the hand-checked flags only
 # (the drift packages raise too few flags on their own docs to fill 30).
 CURRENT_ONLY: dict[str, Package] = {
@@ -158,8 +175,10 @@ def fetch(dist: str, version: str, cache: Path) -> Path:
          f"{dist}=={version}", "-d", str(sdists)],
         check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
-    archive = next(p for p in sdists.iterdir() if p.name.lower().startswith(f"{dist}-{version}".lower())
-                   and p.name.endswith((".tar.gz", ".zip")))
+    # newer sdists spell the name normalised (``flask_sqlalchemy-3.1.1``), older ones as published
+    stem = re.sub(r"[-_.]+", "_", dist).lower() + f"-{version}"
+    archive = next(p for p in sdists.iterdir() if re.sub(r"[-_.]+", "_", p.name.split(f"-{version}")[0]).lower()
+                   + f"-{version}" == stem and p.name.endswith((".tar.gz", ".zip")))
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
@@ -289,8 +308,8 @@ def totals(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    known = {**PACKAGES, **DEV2, **HELDOUT}
-    ap.add_argument("--sets", default="dev,dev2,heldout", help="drift sets to run: dev, dev2, heldout (comma-separated)")
+    known = {**PACKAGES, **DEV2, **DEV3, **HELDOUT}
+    ap.add_argument("--sets", default="dev,dev2,dev3,heldout", help="drift sets to run: dev, dev2, dev3, heldout (comma-separated)")
     ap.add_argument("--packages", default="", help=f"comma-separated subset of {', '.join(known)} (default: the sets')")
     ap.add_argument("--cache", type=Path, default=CACHE, help=f"download and build directory (default: {CACHE})")
     ap.add_argument("--flags", type=int, default=30, help="flags on current docs to write for hand-checking")
@@ -322,7 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         drift_root = build_project(cache / "projects" / f"{pkg.dist}-{pkg.old}-docs-on-{pkg.new}", new, old, pkg)
         row = drift_row(pkg, review_project(drift_root, cache / "index" / drift_root.name), changes, new_modules)
         rows.append({"set": set_name, **row})
-        if set_name == "dev":  # the dev2 and held-out packages' current docs are among CURRENT_ONLY
+        if set_name in ("dev", "dev3"):  # the dev2 and held-out packages' current docs are among CURRENT_ONLY
             cur_root = build_project(cache / "projects" / f"{pkg.dist}-{pkg.new}", new, new, pkg)
             flag_groups.append(current_flags(pkg, review_project(cur_root, cache / "index" / cur_root.name)))
             flag_names.append(name)

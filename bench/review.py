@@ -6,7 +6,8 @@ For each manifest (``sample_project/FINDINGS.toml``, ``demo_projects/*/FINDINGS.
 every doc it names is reviewed, and each entry is matched to the claim(s) covering its
 doc line (the rule of tests/test_static_reviewer_findings.py). A finding's label is the
 most severe label among its matched claims (contradicted > incomplete > unverified >
-consistent). Reported per project, per category and over the project's ``all``:
+consistent). Reported per project, per category, over the project's ``all``, and split into API-surface
+entries (``surface = true``: names, signatures, types, defaults) and behaviour entries:
 
 - detected: defects (manifest verdict contradicted/incomplete) labelled contradicted or incomplete;
 - label_accuracy: entries whose label equals the manifest's verdict (defects and correct claims);
@@ -101,8 +102,12 @@ def evaluate(root: Path, reviewer: Reviewer, index_dir: Path) -> dict[str, Any]:
     for e in entries:
         by_cat[e["category"]].append(e)
     cats = [c for c in CATEGORIES if c in by_cat] + sorted(set(by_cat) - set(CATEGORIES))
+    # API-surface facts are what a static checker can decide; the split shows where detection is lost.
+    by_surface = [_row(name, [e for e in entries if e["surface"] is want])
+                  for name, want in (("surface", True), ("behaviour", False))]
     rows = [_row(c, by_cat[c]) for c in cats] + [_row("all", entries)]
-    return {"project": root.name, "root": _display(root), "reviewer": reviewer.name, "rows": rows, "findings": entries}
+    return {"project": root.name, "root": _display(root), "reviewer": reviewer.name, "rows": rows,
+            "by_surface": by_surface, "findings": entries}
 
 
 def _display(root: Path) -> str:
@@ -130,7 +135,7 @@ def table(results: Sequence[dict[str, Any]]) -> str:
            "defects consistent | defects unverified |",
            "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
-        for row in r["rows"]:
+        for row in [*r["rows"], *r.get("by_surface", [])]:
             n_all = row["defects"] + row["correct"]
             out.append(
                 f"| {r['project']} | {r['reviewer']} | {row['category']} | {row['defects']} | "

@@ -93,13 +93,22 @@ def run_backend(corpus: Path, index_dir: Path, lexical: str, n_queries: int) -> 
         shutil.rmtree(index_dir)
     rss_at: dict[str, float] = {}
 
+    memory_at: dict[str, dict[str, float]] = {}
+
     def progress(phase: str, done: int, total: int) -> None:  # peak RSS so far, as each build phase starts
-        rss_at.setdefault(phase, _peak_rss_mb())
+        if phase not in rss_at:
+            rss_at[phase] = _peak_rss_mb()
+            memory_at[phase] = _memory_mb()
 
     t0 = time.perf_counter()
     engine = Engine.open(corpus, index_dir=index_dir, lexical=lexical, progress=progress)
     cold = time.perf_counter() - t0
     rss_at["built"] = _peak_rss_mb()
+    memory_at["built"] = _memory_mb()
+    # the build's numbers now, in case the queries do not finish on a loaded machine
+    partial = {"lexical": lexical, "cold_index_s": cold, "peak_rss_mb_before_phase": rss_at,
+               "memory_mb_at_phase": memory_at, "index_mb": _dir_mb(index_dir), "load_avg_1m": os.getloadavg()[0]}
+    index_dir.with_name(index_dir.name + ".build.json").write_text(json.dumps(partial, indent=2))
     # A sample of chunks by id, not engine.chunks(): reading every row (~1 GB at 500k) is
     # the bench's memory, not the product's, and it hid the build's peak in peak_rss_mb.
     files = engine.store.manifest.files
@@ -130,13 +139,29 @@ def run_backend(corpus: Path, index_dir: Path, lexical: str, n_queries: int) -> 
     return {
         "lexical": lexical, "chunks": len(ids), "cold_index_s": cold, "refresh_one_file_s": one_file,
         "latency": latency, "index_mb": _dir_mb(index_dir),
-        "peak_rss_mb": _peak_rss_mb(), "peak_rss_mb_before_phase": rss_at, "dense_index": dense,
+        "peak_rss_mb": _peak_rss_mb(), "peak_rss_mb_before_phase": rss_at, "memory_mb_at_phase": memory_at,
+        "dense_index": dense,
         "load_avg_1m_at_end": os.getloadavg()[0],  # 2 cores shared with other jobs: read timings with it
     }
 
 
 def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _memory_mb() -> dict[str, float]:
+    """This process's memory now (Linux): peak and current RSS, and the current RSS split into
+    anonymous memory (heaps, arrays) and mapped files (an index's segments, libraries)."""
+    out: dict[str, float] = {}
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                key, _, value = line.partition(":")
+                if key in ("VmHWM", "VmRSS", "RssAnon", "RssFile"):
+                    out[key] = int(value.split()[0]) / 1024
+    except OSError:
+        pass
+    return out
 
 
 def dense_vs_exact(engine: object, queries: list[str], depths: tuple[int, ...] = (10, 50)) -> dict[str, object]:

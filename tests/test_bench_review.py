@@ -50,3 +50,13 @@ def test_known_static_detections_are_counted(result: dict) -> None:
     assert all_row["false_flags"] == 0  # the sample's correct claims are never flagged
     shares = all_row["defects_consistent"] + all_row["defects_unverified"] + all_row["detected_rate"]
     assert shares <= 1.0 + 1e-9
+
+
+def test_surface_split_partitions_the_entries(result: dict) -> None:
+    split = {r["category"]: r for r in result["by_surface"]}
+    all_row = next(r for r in result["rows"] if r["category"] == "all")
+    assert set(split) == {"surface", "behaviour"}
+    for key in ("defects", "correct", "detected", "false_flags", "label_correct"):
+        assert split["surface"][key] + split["behaviour"][key] == all_row[key], key
+    surface_defects = [e for e in result["findings"] if e["surface"] and e["expected"] != "consistent"]
+    assert split["surface"]["defects"] == len(surface_defects)

@@ -114,6 +114,7 @@ Literal::
 def test_rst_directives_roles_and_literal_blocks() -> None:
     claims = claims_of("docs/physics.rst", RST)
     assert spans(claims) == [
+        (4, 4, "prose", ":class:`xrkit.scene.Scene`"),  # an autodoc target: a claim that it exists
         (7, 7, "prose", "Intro mentions :class:`~xrkit.scene.Scene` and :meth:`xrkit.Scene.spawn() <xrkit.scene.Scene.spawn>`."),
         (7, 7, "prose", "Second."),
         (9, 10, "prose", "Notes are prose too."),
@@ -122,10 +123,10 @@ def test_rst_directives_roles_and_literal_blocks() -> None:
         (23, 23, "code", "x = 1"),
         (35, 35, "code", ">>> scene.step(0.1)"),
     ]
-    assert claims[0].symbols == ("xrkit.scene.Scene", "xrkit.scene.Scene.spawn")
-    assert claims[0].section == "Physics"
-    assert claims[4].section == "Physics > Sub"
-    # options, toctree entries, autodoc targets are never claims
+    assert claims[1].symbols == ("xrkit.scene.Scene", "xrkit.scene.Scene.spawn")
+    assert claims[1].section == "Physics"
+    assert claims[5].section == "Physics > Sub"
+    # directive options and toctree entries are never claims
     assert not any(":maxdepth:" in c.text or c.text == "intro" or ":members:" in c.text for c in claims)
 
 

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import sqlite3
 import threading
 from concurrent.futures import ProcessPoolExecutor
@@ -144,7 +145,8 @@ def test_chunking_in_worker_processes_builds_the_same_index(
 
     monkeypatch.setattr(refresh_module, "POOL_MIN_FILES", 0)
     monkeypatch.setattr(refresh_module, "POOL_MIN_BYTES", 0)
-    monkeypatch.setattr(refresh_module, "ProcessPoolExecutor", CountedPool)
+    # refresh.chunk_files imports the pool class when it starts one (a one-shot command never does)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", CountedPool)
     monkeypatch.setattr(refresh_module.os, "cpu_count", lambda: 2)
     monkeypatch.setattr(buildstream, "FEED_BATCH", 3)  # feed the lexical writer while files are chunked
     monkeypatch.setattr(buildstream, "EMBED_BATCH", 4)

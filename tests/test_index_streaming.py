@@ -39,10 +39,10 @@ def _spy_batches(monkeypatch: pytest.MonkeyPatch) -> list[list[Chunk]]:
     batches: list[list[Chunk]] = []
     original = ChunkWriter.add
 
-    def add(self: ChunkWriter, chunks: Any) -> None:
+    def add(self: ChunkWriter, chunks: Any, tokens: Any = None) -> None:
         chunks = list(chunks)
         batches.append(chunks)
-        original(self, chunks)
+        original(self, chunks, tokens)
 
     monkeypatch.setattr(ChunkWriter, "add", add)
     return batches
@@ -141,9 +141,9 @@ from caas_tui.retrieve.engine import Engine
 buildstream.FEED_BATCH = 1
 original = ChunkWriter.add
 calls = []
-def add(self, chunks):
+def add(self, chunks, tokens=None):
     chunks = list(chunks)
-    original(self, chunks)
+    original(self, chunks, tokens)
     calls.append(len(chunks))
     if any(c.path == "pkg/extra.py" for c in chunks):
         os._exit(7)  # killed: no rollback, no finally, an open write transaction in the WAL

@@ -21,7 +21,7 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims.extract import extract_claims
 from caas_tui.review.runner import review_doc, reviewable_paths
 from caas_tui.review.static import StaticReviewer
-from caas_tui.review.static.tssig import arity_text, call_fits, params_of
+from caas_tui.review.static.languages.tssig import arity_text, call_fits, params_of
 from caas_tui.sources.entries import language_of
 
 from .conftest import write

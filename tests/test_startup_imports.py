@@ -106,6 +106,17 @@ def test_search_query_loads_no_tokenizer_library(tmp_path: Path, project: Path) 
     assert _loaded(mods, "tokenizers", *MODEL_EXTRAS) == []
 
 
+def test_search_prose_query_reads_the_candidates_stored_token_ids(tmp_path: Path, project: Path) -> None:
+    """The token stage re-scores a prose query's top candidates with token ids stored at build time
+    (index/tokenids.py): no tokenizer library is loaded for them, and np.unique's ``numpy.ma`` is not
+    either. Opening a clean index starts no worker pool, and the graph is loaded only by what walks it."""
+    mods = _imported(tmp_path, "search", "--root", str(project), "--json", "how are errors reported to the user")
+    assert {"caas_tui.retrieve.tokenstage", "caas_tui.index.tokenids", "caas_tui.index.encoders.plainstatic"} <= mods
+    assert _loaded(mods, "tokenizers", "numpy.ma", *MODEL_EXTRAS) == []
+    assert _loaded(mods, "multiprocessing", "concurrent.futures.process") == []
+    assert _loaded(mods, "caas_tui.retrieve.chain", "caas_tui.retrieve.expand", "caas_tui.graph.graph") == []
+
+
 def test_search_bm25_loads_no_model(tmp_path: Path, project: Path) -> None:
     mods = _imported(tmp_path, "search", "--root", str(project), "--json", "--mode", "bm25", "parse")
     assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, *OTHER, "model2vec", "tokenizers") == []

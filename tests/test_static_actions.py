@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from caas_tui.models import Claim, EvidenceSpan
 from caas_tui.review.claims.tense import speaks_of_past
-from caas_tui.review.static.assertions import unchecked_note
-from caas_tui.review.static.effects import Action, action_of
 from caas_tui.review.static.findings import ok, verdict_for
+from caas_tui.review.static.wording.assertions import unchecked_note
+from caas_tui.review.static.wording.effects import Action, action_of
 
 
 def act(text: str, path: str = "docs/guide.md", section: str | None = None, kind: str = "prose") -> Action | None:

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from caas_tui.retrieve.engine import Engine
-from caas_tui.review.static.prefixes import field_prefixes, function_prefixes
-from caas_tui.review.static.project import ModuleSource, Project, walk_nodes
-from caas_tui.review.static.pysig import own_nodes
-from caas_tui.review.static.resolve import Def, Resolver
+from caas_tui.review.static.model.prefixes import field_prefixes, function_prefixes
+from caas_tui.review.static.model.project import ModuleSource, Project, walk_nodes
+from caas_tui.review.static.model.pysig import own_nodes
+from caas_tui.review.static.model.resolve import Def, Resolver
 from caas_tui.review.textutil import split_lines
 from tests.conftest import write
 
@@ -91,7 +91,7 @@ def _scopes(tree: ast.AST) -> list[ast.AST]:
 
 def test_own_nodes_and_walk_nodes_match_the_plain_walks() -> None:
     # The package's own sources give every kind of node the checks meet.
-    texts = [SOURCE, *(p.read_text(encoding="utf-8") for p in sorted(Path("caas_tui/review/static").glob("*.py")))]
+    texts = [SOURCE, *(p.read_text(encoding="utf-8") for p in sorted(Path("caas_tui/review/static").rglob("*.py")))]
     checked = 0
     for text in texts:
         tree = ast.parse(text)

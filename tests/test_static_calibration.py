@@ -12,7 +12,7 @@ from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
-from caas_tui.review.static.effects import effect_words
+from caas_tui.review.static.wording.effects import effect_words
 from tests.conftest import verdict_starting as by_text
 
 from .conftest import write

@@ -14,8 +14,8 @@ from caas_tui.review.claims.docstrings import parse_field
 from caas_tui.review.decisions.codec import checks_from, checks_json, verdict_from, verdict_json
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
-from caas_tui.review.static.assertions import asserted_kinds, described_kind, field_kinds
-from caas_tui.review.static.units import matches, quantities
+from caas_tui.review.static.wording.assertions import asserted_kinds, described_kind, field_kinds
+from caas_tui.review.static.wording.units import matches, quantities
 from tests.conftest import verdict_starting as by_text
 
 from .conftest import write

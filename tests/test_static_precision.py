@@ -14,7 +14,7 @@ from caas_tui.review.claims.nonpython import classified_as_non_python, looks_lik
 from caas_tui.review.claims.tense import past_reason, speaks_of_past
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
-from caas_tui.review.static.scope import DocScopes, bound_names
+from caas_tui.review.static.model.scope import DocScopes, bound_names
 
 from .conftest import write as _write
 

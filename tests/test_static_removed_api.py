@@ -14,7 +14,7 @@ from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
-from caas_tui.review.static.removednotes import pending_removal
+from caas_tui.review.static.drift.removednotes import pending_removal
 from tests.conftest import verdict_containing as by_text
 
 from .conftest import write

@@ -12,9 +12,9 @@ from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
-from caas_tui.review.static.specmaps import numbering
-from caas_tui.review.static.specpolarity import excluded, negated
-from caas_tui.review.static.units import bare_numbers
+from caas_tui.review.static.specs.specmaps import numbering
+from caas_tui.review.static.specs.specpolarity import excluded, negated
+from caas_tui.review.static.wording.units import bare_numbers
 
 from .conftest import write
 

@@ -14,7 +14,7 @@ from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
-from caas_tui.review.static.specwords import (
+from caas_tui.review.static.specs.specwords import (
     defined,
     forbidden,
     listed,

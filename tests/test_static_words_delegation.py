@@ -13,9 +13,9 @@ from caas_tui.models import Claim, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.runner import review_doc
 from caas_tui.review.static import StaticReviewer
-from caas_tui.review.static.assertions import asserted_kinds
-from caas_tui.review.static.units import matches, quantities
-from caas_tui.review.static.worddefaults import default_clauses, pick_param, stated_state
+from caas_tui.review.static.defaults.worddefaults import default_clauses, pick_param, stated_state
+from caas_tui.review.static.wording.assertions import asserted_kinds
+from caas_tui.review.static.wording.units import matches, quantities
 from tests.conftest import verdict_starting as by_text
 
 from .conftest import write
@@ -740,7 +740,7 @@ def test_a_raise_guarded_by_another_parameter_leaves_the_condition_unchecked(gui
 
 
 def test_advice_to_set_a_keyword_is_not_a_stated_default() -> None:
-    from caas_tui.review.static.facts import stated_defaults
+    from caas_tui.review.static.wording.facts import stated_defaults
 
     assert not stated_defaults("You can also set ``unknown=None`` when instantiating a parser to make this the default.")
     assert ("tol", 1e-3) in [(v.param, v.value) for v in stated_defaults("The tolerance is ``tol=1e-3`` by default.")]

@@ -117,6 +117,28 @@ def test_many_small_upserts_keep_all_rows() -> None:
     assert [cid for cid, _ in narrow] == ["id123", "id007"]
 
 
+def test_large_matrices_keep_an_eighth_spare_and_give_it_back_at_save(monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path: Path) -> None:
+    from caas_tui.index import vectors
+
+    monkeypatch.setattr(vectors, "_GROW_SLOWLY_FROM", 512)
+    rng = np.random.default_rng(5)
+    data = rng.standard_normal((3000, 8)).astype(np.float32)
+    ids = [f"v{i}" for i in range(len(data))]
+    index = ExactVectorIndex()
+    for start in range(0, len(data), 50):
+        index.upsert(ids[start : start + 50], data[start : start + 50])
+        if len(index) >= 1024:  # past the doubling
+            assert index._mat.shape[0] <= len(index) * 9 // 8 + 50
+    assert index._mat.shape[0] > len(index)  # spare rows while it grows
+    want = index.search(data[7], 5)
+    index.save(tmp_path)
+    assert index._mat.shape[0] == len(index)  # trimmed by the save, not copied
+    assert index.search(data[7], 5) == want == load_vector_index(tmp_path).search(data[7], 5)
+    index.upsert(["more"], data[:1] * 2)  # still grows after the trim
+    assert index.search(data[0], 1)[0][0] in {"v0", "more"} and len(index) == len(data) + 1
+
+
 def test_exact_save_load_round_trip(tmp_path: Path) -> None:
     index = filled()
     index.remove(["c"])

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from caas_tui.graph.persist import (
         GRAPH_FILE,
         GRAPH_SCHEMA,
+        FragmentLines,
         StoredFragments,
         load_fragments,
         parse_fragments,
@@ -40,8 +41,8 @@ _HOMES = {
     "Neighbour": "caas_tui.graph.graph",
     "SymbolGraph": "caas_tui.graph.graph",
     **dict.fromkeys(("Edge", "Fragment", "Node"), "caas_tui.graph.model"),
-    **dict.fromkeys(("GRAPH_FILE", "GRAPH_SCHEMA", "StoredFragments", "load_fragments", "parse_fragments",
-                     "save_fragments"), "caas_tui.graph.persist"),
+    **dict.fromkeys(("GRAPH_FILE", "GRAPH_SCHEMA", "FragmentLines", "StoredFragments", "load_fragments",
+                     "parse_fragments", "save_fragments"), "caas_tui.graph.persist"),
 }
 
 
@@ -72,7 +73,7 @@ def extract_fragment(src: SourceFile, chunks: Sequence[Chunk] = ()) -> Fragment:
 
 __all__ = [
     "EDGES", "EDGE_KINDS", "GRAPH_FILE", "GRAPH_SCHEMA", "REVERSE_NAMES", "WALK_NAMES", "Edge", "EdgeName", "Fragment",
-    "Neighbour", "Node", "SymbolGraph", "build_graph", "StoredFragments", "extract_fragment",
+    "FragmentLines", "Neighbour", "Node", "SymbolGraph", "build_graph", "StoredFragments", "extract_fragment",
     "load_fragments", "parse_fragments", "mentions", "relation",
     "relation_label", "save_fragments",
 ]

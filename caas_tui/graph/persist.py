@@ -2,9 +2,11 @@
 
 One header line (``{"schema": N, "files": count}``) then one line per file, so a
 refresh re-encodes only the files it re-read: every other line is reused as it
-was written or read. Only fragments are stored; the resolved graph is rebuilt
-from them on load (cheap, and storing it would mean keeping two things
-consistent). The file is written while the index manifest says ``dirty`` and
+was written or read. The store holds fragments as these lines (:class:`FragmentLines`)
+and decodes one only when it is read: a build or refresh never needs the objects, which
+take ~4.5x the line's size (~0.7 GB at 500k chunks). Only fragments are stored; the
+resolved graph is rebuilt from them on load (cheap, and storing it would mean keeping
+two things consistent). The file is written while the index manifest says ``dirty`` and
 before it says ``clean`` again, so an interrupted write is caught by the
 manifest's state like any other half-built part of the index; the line count in
 the header catches a truncated file as well.
@@ -15,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -27,27 +29,77 @@ from caas_tui.graph.model import Fragment
 GRAPH_SCHEMA = 2  # 2: tree-sitter languages' definitions and uses
 GRAPH_FILE = "graph.jsonl"
 
-# Encoded lines by (path, file sha256): a fragment is a pure function of both.
-_LINES: dict[tuple[str, str], str] = {}
+_PATH_KEY = '{"path":'  # ``Fragment.to_json`` puts the path first: a line's key is read without decoding it
+_DECODER = json.JSONDecoder()
 
 
 def _line(fragment: Fragment) -> str:
-    key = (fragment.path, fragment.sha256)
-    line = _LINES.get(key)
-    if line is None:
-        line = _LINES[key] = json.dumps(fragment.to_json(), separators=(",", ":"), ensure_ascii=False)
-    return line
+    return json.dumps(fragment.to_json(), separators=(",", ":"), ensure_ascii=False)
+
+
+def _line_path(line: str) -> str:
+    """The path a fragment line is for; ValueError when it is not a fragment line."""
+    if line.startswith(_PATH_KEY + '"'):
+        path, _end = _DECODER.raw_decode(line, len(_PATH_KEY))  # the string value alone
+        if isinstance(path, str):
+            return path
+    data = json.loads(line)
+    if not isinstance(data, dict) or not isinstance(data.get("path"), str):
+        raise ValueError("not a fragment line")
+    return data["path"]
+
+
+class FragmentLines(MutableMapping[str, Fragment]):
+    """Fragments by path, held as their ``graph.jsonl`` lines. A fragment is decoded when it
+    is first read and then kept (the same object on every read), and encoded when it is set."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, str] = {}
+        self._decoded: dict[str, Fragment] = {}
+
+    def line(self, path: str) -> str:
+        return self._lines[path]
+
+    def put_line(self, path: str, line: str) -> None:
+        """Hold ``line`` (a stored fragment line for ``path``) as it is, to decode when read."""
+        self._lines[path] = line
+        self._decoded.pop(path, None)
+
+    def __getitem__(self, path: str) -> Fragment:
+        fragment = self._decoded.get(path)
+        if fragment is None:
+            line = self._lines[path]  # KeyError: not here
+            try:
+                fragment = Fragment.from_json(json.loads(line))
+            except (KeyError, TypeError, ValueError, IndexError) as exc:
+                raise IndexStoreError(f"symbol graph: corrupt fragment of {path} ({exc.__class__.__name__})") from exc
+            self._decoded[path] = fragment
+        return fragment
+
+    def __setitem__(self, path: str, fragment: Fragment) -> None:
+        self._lines[path] = _line(fragment)
+        self._decoded.pop(path, None)  # a build sets every file's: keep only the compact line
+
+    def __delitem__(self, path: str) -> None:
+        del self._lines[path]
+        self._decoded.pop(path, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._lines)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._lines
 
 
 def save_fragments(directory: Path, fragments: Mapping[str, Fragment]) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    lines = [_line(fragments[p]) for p in sorted(fragments)]
-    live = {(f.path, f.sha256) for f in fragments.values()}
-    for key in [k for k in _LINES if k[0] in fragments and k not in live]:
-        del _LINES[key]  # an older version of a file still indexed
-    if len(_LINES) > 2 * len(live) + 10_000:  # deleted files, other projects: keep the cache bounded
-        for key in [k for k in _LINES if k not in live]:
-            del _LINES[key]
+    if isinstance(fragments, FragmentLines):
+        lines = [fragments.line(p) for p in sorted(fragments)]
+    else:
+        lines = [_line(fragments[p]) for p in sorted(fragments)]
     header = json.dumps({"schema": GRAPH_SCHEMA, "files": len(lines)})
     fd, tmp = tempfile.mkstemp(prefix=".graph-", dir=directory)
     try:
@@ -118,7 +170,7 @@ class StoredFragments:
             self._handle = None
 
 
-def load_fragments(directory: Path) -> dict[str, Fragment]:
+def load_fragments(directory: Path) -> FragmentLines:
     """The stored fragments by path. Raises IndexStoreError if missing, corrupt or of another schema."""
     path = directory / GRAPH_FILE
     try:
@@ -130,22 +182,21 @@ def load_fragments(directory: Path) -> dict[str, Fragment]:
     return parse_fragments(path, data)
 
 
-def parse_fragments(path: Path, data: bytes) -> dict[str, Fragment]:
-    """The fragments in ``data``, the bytes of the ``graph.jsonl`` at ``path``."""
+def parse_fragments(path: Path, data: bytes) -> FragmentLines:
+    """The fragments in ``data``, the bytes of the ``graph.jsonl`` at ``path``. Only each line's
+    path is read now (a fragment is decoded when it is read); IndexStoreError if the header,
+    the count or a line's path is bad. The index's checksums cover the rest of each line."""
+    out = FragmentLines()
     try:
         lines = data.decode("utf-8").split("\n")
-    except UnicodeDecodeError as exc:
-        raise IndexStoreError(f"{path}: unreadable symbol graph ({exc.__class__.__name__})") from exc
-    try:
         header = _header(path, lines[0])
         body = [line for line in lines[1:] if line]
         if header.get("files") != len(body):
             raise IndexStoreError(f"{path}: symbol graph is truncated")
-        out: dict[str, Fragment] = {}
         for line in body:
-            fragment = Fragment.from_json(json.loads(line))
-            out[fragment.path] = fragment
-            _LINES[(fragment.path, fragment.sha256)] = line
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+            out.put_line(_line_path(line), line)
+    except (UnicodeDecodeError, ValueError, IndexError) as exc:
         raise IndexStoreError(f"{path}: corrupt symbol graph ({exc.__class__.__name__})") from exc
+    if len(out) != len(body):
+        raise IndexStoreError(f"{path}: corrupt symbol graph (a file is listed twice)")
     return out

@@ -8,9 +8,10 @@ memory.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -20,6 +21,7 @@ from caas_tui.index.chunkdb import ChunkWriter
 from caas_tui.index.manifest import FileRecord, Manifest
 from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
 from caas_tui.index.refresh import OrderedVectors, Progress, RefreshStats, chunk_files
+from caas_tui.index.tokenids import token_blobs
 from caas_tui.models import Chunk, SourceFile
 
 EMBED_BATCH = 1024  # chunks per encode call
@@ -37,7 +39,7 @@ class BuildTargets:
     lexical: LexicalBackend
     vectors: VectorIndex
     manifest: Manifest
-    fragments: dict[str, Fragment]  # symbol graph, per file
+    fragments: MutableMapping[str, Fragment]  # symbol graph, per file
     encoder: Encoder  # chunk_files embeds with it in the worker when this process lags
     encode: Callable[[list[Chunk]], np.ndarray]  # this process's embedding of a batch
 
@@ -54,6 +56,8 @@ def stream_chunks(todo: list[SourceFile], targets: BuildTargets, stats: RefreshS
     # 31.5-36.2 / 7.2-7.7 s when only this process embedded, 16.8-20.3 / 17.2-18.1 s now.
     rows, lexical, vectors, encoder = targets.rows, targets.lexical, targets.vectors, targets.encoder
     batch: list[Chunk] = []
+    blobs: list[bytes | None] = []  # token-stage blobs of ``batch``, where a worker made them
+    unmade: list[int] = []  # places in ``batch`` whose blobs are made here
     total, embedded = len(todo), 0
 
     with ThreadPoolExecutor(1, thread_name_prefix="caas-embed") as pool:
@@ -61,17 +65,23 @@ def stream_chunks(todo: list[SourceFile], targets: BuildTargets, stats: RefreshS
 
         def flush() -> int:
             """Hand ``batch`` on; store the vectors done so far; return how many."""
-            rows.add(batch)
+            if unmade:
+                for place, blob in zip(unmade, token_blobs(encoder, [batch[i] for i in unmade]), strict=True):
+                    blobs[place] = blob
+            rows.add(batch, blobs)  # stored, a search need not load a tokenizer for them
             lexical.prepare()
             stored = 0
             for piece, matrix in ordered.ready():
                 vectors.upsert([c.id for c in piece], matrix)
                 stored += len(piece)
             batch.clear()
+            blobs.clear()
+            unmade.clear()
             return stored
 
-        for i, (chunks, fragment, warnings, rows_of_file) in enumerate(
-                chunk_files(todo, encoder, ordered.unembedded), 1):
+        # the workers (when there are) also make the token blobs: this process is the busier one
+        for i, (chunks, fragment, warnings, computed) in enumerate(
+                chunk_files(todo, encoder, ordered.unembedded, partial(token_blobs, encoder)), 1):
             src, todo[i - 1] = todo[i - 1], DONE_FILE  # let go of the file's text: chunk_files slices only ahead
             stats.warnings.extend(warnings)
             stats.chunks_added += len(chunks)
@@ -80,7 +90,12 @@ def stream_chunks(todo: list[SourceFile], targets: BuildTargets, stats: RefreshS
                 sha256=src.sha256, mtime=src.mtime, size=src.size, kind=src.kind, chunks=[c.id for c in chunks]
             )
             lexical.add(chunks)
-            ordered.add(chunks, rows_of_file)
+            ordered.add(chunks, computed.vectors)
+            if computed.tokens is None:
+                unmade.extend(range(len(batch), len(batch) + len(chunks)))
+                blobs.extend([None] * len(chunks))
+            else:
+                blobs.extend(computed.tokens)
             batch.extend(chunks)
             if len(batch) >= FEED_BATCH:
                 embedded += flush()

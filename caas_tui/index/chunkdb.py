@@ -13,7 +13,10 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence, ValuesView
 from pathlib import Path
 
+import numpy as np
+
 from caas_tui.errors import IndexStoreError
+from caas_tui.index.tokenids import unpack
 from caas_tui.models import KINDS, Chunk, Kind
 from caas_tui.sources.entries import CODE_LANGUAGES
 
@@ -22,12 +25,13 @@ _COLUMNS = (
     "sha256", "language", "signature", "parent", "file_sha256",
 )
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM chunks"
-# ``short``: the last dotted segment of a code symbol (see short_name), for bare-name lookups
+# ``short``: the last dotted segment of a code symbol (see short_name), for bare-name lookups;
+# ``tokens``: the token stage's ids of the chunk (index/tokenids.py), NULL when the encoder has none
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS chunks (
     id TEXT PRIMARY KEY, kind TEXT, path TEXT, start_line INTEGER, end_line INTEGER,
     symbol TEXT, text TEXT, mtime REAL, sha256 TEXT, language TEXT, signature TEXT,
-    parent TEXT, file_sha256 TEXT, short TEXT
+    parent TEXT, file_sha256 TEXT, short TEXT, tokens BLOB
 );
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 CREATE INDEX IF NOT EXISTS chunks_symbol ON chunks(symbol);
@@ -113,6 +117,15 @@ class ChunkDB:
         return [_chunk(self.path, row) for row in self._rows(f"{_SELECT} WHERE {column} = ? ORDER BY path, start_line, rowid",
                                                              (value,))]
 
+    def token_blobs(self, ids: Sequence[str]) -> dict[str, object]:
+        """The ``tokens`` column of the rows of ``ids`` (rows without one are left out)."""
+        out: dict[str, object] = {}
+        for start in range(0, len(ids), _BATCH):
+            part = ids[start : start + _BATCH]
+            sql = f"SELECT id, tokens FROM chunks WHERE id IN ({', '.join('?' * len(part))}) AND tokens IS NOT NULL"
+            out.update((str(cid), blob) for cid, blob in self._rows(sql, part))
+        return out
+
     def ids_by_kind(self) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}
         for cid, kind in self._rows("SELECT id, kind FROM chunks"):
@@ -150,7 +163,8 @@ class ChunkDB:
         self._conn.close()
 
 
-_INSERT = f"INSERT OR REPLACE INTO chunks ({', '.join(_COLUMNS)}, short) VALUES ({', '.join('?' * (len(_COLUMNS) + 1))})"
+_INSERT = (f"INSERT OR REPLACE INTO chunks ({', '.join(_COLUMNS)}, short, tokens) "
+           f"VALUES ({', '.join('?' * (len(_COLUMNS) + 2))})")
 _WRITE_CACHE_KB = 65_536  # page cache of the write connection: index pages stay hot across batches
 
 
@@ -176,11 +190,18 @@ class ChunkWriter:
             self.close()
             raise _corrupt(path, str(exc)) from exc
 
-    def add(self, chunks: Iterable[Chunk]) -> None:
+    def add(self, chunks: Iterable[Chunk], tokens: Sequence[bytes | None] | None = None) -> None:
+        """Write ``chunks``; ``tokens``: each one's token-stage ids as :func:`~caas_tui.index.tokenids.pack`
+        made them (None: not stored, a search tokenizes that chunk when it needs them)."""
         conn = self._open()
         before = conn.total_changes
+        rows = list(chunks)
+        blobs: Sequence[bytes | None] = [None] * len(rows) if tokens is None else tokens
+        if len(blobs) != len(rows):
+            raise ValueError(f"{len(blobs)} token blobs for {len(rows)} chunks")
         try:
-            conn.executemany(_INSERT, ((*(getattr(c, col) for col in _COLUMNS), short_name(c)) for c in chunks))
+            conn.executemany(_INSERT, ((*(getattr(c, col) for col in _COLUMNS), short_name(c), blob)
+                                       for c, blob in zip(rows, blobs, strict=True)))
         except sqlite3.DatabaseError as exc:
             raise _corrupt(self.path, str(exc)) from exc
         self.added += conn.total_changes - before
@@ -275,6 +296,15 @@ class ChunkMap(Mapping[str, Chunk]):
                 found = [self._cache.setdefault(c.id, c) for c in self._db.where(column, name)]
             self._defs[key] = found
         return found
+
+    def token_ids(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored token-stage ids (``index/tokenids.py``) of those of ``ids`` that have them."""
+        out: dict[str, np.ndarray] = {}
+        for cid, blob in self._db.token_blobs(list(dict.fromkeys(ids))).items():
+            found = unpack(blob)
+            if found is not None:
+                out[cid] = found
+        return out
 
     def ids_of_kind(self, kind: Kind) -> set[str]:
         if self._kind_ids is None:

@@ -19,7 +19,7 @@ from typing import Any, Literal, TypeGuard, get_args
 from caas_tui.errors import IndexStoreError
 from caas_tui.models import Kind
 
-SCHEMA_VERSION = 2  # 2: chunks.sqlite has a ``short`` name column and symbol indexes
+SCHEMA_VERSION = 3  # 2: chunks.sqlite has a ``short`` name column and symbol indexes; 3: ``tokens`` ids
 MANIFEST_NAME = "manifest.json"
 REBUILD_PLAN = "rebuilding the index"
 

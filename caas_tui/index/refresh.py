@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import multiprocessing
 import os
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from caas_tui.graph import Fragment, extract_fragment
+from caas_tui.graph import extract_fragment
 from caas_tui.index.protocols import Encoder
 from caas_tui.ingest import chunk_file
 from caas_tui.limits import LARGE_FILE_BYTES, MAX_CHUNKS_PER_FILE
@@ -27,6 +26,8 @@ from caas_tui.sources import Skipped
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from caas_tui.graph import Fragment
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 Notify = Callable[[str], None]
@@ -80,9 +81,21 @@ def chunk_bounded(src: SourceFile, stats: RefreshStats) -> tuple[list[Chunk], Fr
     return chunks, extract_fragment(plain, chunks)
 
 
-# A file's chunks, graph fragment, warnings and its chunks' vectors (rows in chunk order),
-# or None when the caller is to embed them
-Chunked = tuple[list[Chunk], Fragment, list[str], "np.ndarray | None"]
+Tokens = Callable[[Sequence[Chunk]], "list[bytes | None]"]  # chunks -> their token-stage blobs (index/tokenids.py)
+
+
+@dataclass(frozen=True, slots=True)
+class Computed:
+    """What a chunking worker computed for one file's chunks besides chunking them: their
+    vectors (rows in chunk order) and token-stage blobs, each None when the caller is to."""
+
+    vectors: np.ndarray | None = None
+    tokens: list[bytes | None] | None = None
+
+
+NOTHING_COMPUTED = Computed()
+# A file's chunks, graph fragment, warnings and what was computed for its chunks
+Chunked = tuple[list[Chunk], "Fragment", list[str], Computed]
 FILES_PER_TASK = 8  # files per worker task: one encode call per few hundred chunks
 # Past either backlog of the indexing process, the worker embeds the next task's chunks: finished
 # tasks not taken yet, or chunks it has yet to embed. 0 tasks (embed at any backlog) balanced a
@@ -93,21 +106,26 @@ BEHIND_CHUNKS = 1024
 LOOKAHEAD_TASKS = 16  # tasks submitted ahead of the one the indexing process waits for
 
 
-def _chunk_batch(batch: Sequence[SourceFile], encoder: Encoder | None) -> list[Chunked]:
-    """Chunk each file of ``batch``; with an ``encoder``, embed all their chunks in one call."""
+def _chunk_batch(batch: Sequence[SourceFile], encoder: Encoder | None, tokens: Tokens | None = None) -> list[Chunked]:
+    """Chunk each file of ``batch``; with an ``encoder``, embed all their chunks in one call,
+    with ``tokens``, make their token-stage blobs in one call."""
     done: list[tuple[list[Chunk], Fragment, list[str]]] = []
     for src in batch:
         stats = RefreshStats()
         chunks, fragment = chunk_bounded(src, stats)
         done.append((chunks, fragment, stats.warnings))
-    if encoder is None:
-        return [(chunks, fragment, warnings, None) for chunks, fragment, warnings in done]
-    vectors = encoder.encode([embed_text(c) for chunks, _f, _w in done for c in chunks])
+    if encoder is None and tokens is None:
+        return [(chunks, fragment, warnings, NOTHING_COMPUTED) for chunks, fragment, warnings in done]
+    every = [c for chunks, _f, _w in done for c in chunks]
+    vectors = encoder.encode([embed_text(c) for c in every]) if encoder is not None else None
+    blobs = tokens(every) if tokens is not None else None
     out: list[Chunked] = []
     row = 0
     for chunks, fragment, warnings in done:
-        out.append((chunks, fragment, warnings, vectors[row : row + len(chunks)]))
-        row += len(chunks)
+        end = row + len(chunks)
+        out.append((chunks, fragment, warnings, Computed(None if vectors is None else vectors[row:end],
+                                                         None if blobs is None else blobs[row:end])))
+        row = end
     return out
 
 
@@ -116,6 +134,7 @@ class _Worker:
     counters of tasks finished by the workers and taken by the indexing process."""
 
     encoder: Encoder | None = None
+    tokens: Tokens | None = None
     finished: Any = None  # multiprocessing.Value("q")
     taken: Any = None
     unembedded: Any = None  # chunks the indexing process has still to embed
@@ -127,18 +146,20 @@ def _worker_batch(batch: Sequence[SourceFile]) -> list[Chunked]:
     # embeds too, so the two cores share the work whichever side is slower.
     behind = (_Worker.finished.value - _Worker.taken.value > BEHIND_TASKS
               or _Worker.unembedded.value > BEHIND_CHUNKS)
-    out = _chunk_batch(batch, _Worker.encoder if behind else None)
+    out = _chunk_batch(batch, _Worker.encoder if behind else None, _Worker.tokens)
     with _Worker.finished.get_lock():
         _Worker.finished.value += 1
     return out
 
 
-def _start_worker(parent: int, encoder: Encoder, finished: Any, taken: Any, unembedded: Any) -> None:
+def _start_worker(parent: int, encoder: Encoder, tokens: Tokens | None, finished: Any, taken: Any,
+                  unembedded: Any) -> None:
     """Worker initializer: keep what :class:`_Worker` holds, and exit when ``parent`` (the
     indexing process) is gone. A worker waits on a queue it also holds the writing end
     of, so a ``kill -9`` of the indexer would otherwise leave it (and its fork server)
     behind for good."""
-    _Worker.encoder, _Worker.finished, _Worker.taken, _Worker.unembedded = encoder, finished, taken, unembedded
+    _Worker.encoder, _Worker.tokens = encoder, tokens
+    _Worker.finished, _Worker.taken, _Worker.unembedded = finished, taken, unembedded
     # Everything inherited from the parent stays alive: out of the collector's passes with it.
     gc.freeze()
     # The tokenizer's thread pool does not survive a fork (it would warn and switch
@@ -206,12 +227,13 @@ class OrderedVectors:
 
 
 def chunk_files(todo: Sequence[SourceFile], encoder: Encoder,
-                unembedded: Callable[[], int] = lambda: 0) -> Iterator[Chunked]:
+                unembedded: Callable[[], int] = lambda: 0, tokens: Tokens | None = None) -> Iterator[Chunked]:
     """``chunk_bounded`` of each file, in order; vectors of a file's chunks where a worker
     embedded them. A big batch is chunked by worker processes (all cores but one: that
     one feeds the lexical index as results arrive and embeds the rest), so chunking,
     lexical writing and embedding overlap instead of running one after the other.
-    ``unembedded``: how many chunks the caller has yet to embed (its backlog)."""
+    ``unembedded``: how many chunks the caller has yet to embed (its backlog); ``tokens``:
+    the workers also make the chunks' token-stage blobs with it (in this process the caller does)."""
     # Sliced as they are handed out: no second list of every file (a 500k-chunk build holds
     # hundreds of MB of source text).
     batches = (todo[i : i + FILES_PER_TASK] for i in range(0, len(todo), FILES_PER_TASK))
@@ -224,10 +246,14 @@ def chunk_files(todo: Sequence[SourceFile], encoder: Encoder,
         for batch in batches:
             yield from _chunk_batch(batch, None)
         return
+    # imported here: every one-shot command imports this module, few of them chunk a big batch
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context("fork")
     finished, taken, backlog = context.Value("q", 0), context.Value("q", 0), context.Value("q", 0)
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                             initargs=(os.getpid(), encoder, finished, taken, backlog)) as pool:
+                             initargs=(os.getpid(), encoder, tokens, finished, taken, backlog)) as pool:
         # A bounded look-ahead of tasks instead of ``pool.map``, which submits every task
         # (and keeps its files and its result) until the end.
         running: deque[Future[list[Chunked]]] = deque()

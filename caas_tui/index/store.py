@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Collection
+from collections.abc import Collection, MutableMapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
@@ -17,7 +17,7 @@ import numpy as np
 
 from caas_tui.config import Config
 from caas_tui.errors import IndexStoreError, ProjectError
-from caas_tui.graph import GRAPH_FILE, Fragment, StoredFragments, parse_fragments, save_fragments
+from caas_tui.graph import GRAPH_FILE, Fragment, FragmentLines, StoredFragments, parse_fragments, save_fragments
 from caas_tui.index import integrity
 from caas_tui.index.buildstream import BuildTargets, stream_chunks
 from caas_tui.index.chunkdb import ChunkDB, ChunkMap
@@ -61,7 +61,7 @@ class IndexStore:
         self.last_stats: RefreshStats | None = None  # of the latest refresh or rebuild
         self._disk_stamp: tuple[int, int] | None = None  # manifest.json as this process last saw it
         # -- symbol graph (graph/): per-file fragments persisted in graph.jsonl, resolved on change
-        self._fragments: dict[str, Fragment] | None = None  # read on first use: a search needs no graph
+        self._fragments: MutableMapping[str, Fragment] | None = None  # read on first use: a search needs no graph
         self._stored_fragments: StoredFragments | None = None  # graph.jsonl as opened, until read
         self._graph: SymbolGraph | None = None  # resolved lazily: it costs seconds at stdlib scale
 
@@ -239,7 +239,7 @@ class IndexStore:
         self.vectors = make_vector_index(0)
         self.db = ChunkDB(self.directory / "chunks.sqlite")
         self._chunks = ChunkMap(self.db)
-        self._fragments = {}  # symbol graph
+        self._fragments = FragmentLines()  # symbol graph: encoded lines, decoded when read
         self.refresh(progress=progress, _locked=True, _force_write=True)
         if self.last_stats is not None:
             self.last_stats.rebuilt = True
@@ -371,8 +371,8 @@ class IndexStore:
         return self._chunks
 
     @property
-    def fragments(self) -> dict[str, Fragment]:
-        """Per-file graph fragments, read from ``graph.jsonl`` on first use."""
+    def fragments(self) -> MutableMapping[str, Fragment]:
+        """Per-file graph fragments, read from ``graph.jsonl`` on first use (each decoded when read)."""
         if self._fragments is None:
             assert self.manifest is not None and self._stored_fragments is not None
             data = self._stored_fragments.read()

@@ -16,6 +16,7 @@ vectors (no direction: such ids are not stored) and break score ties by id.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +26,7 @@ import numpy as np
 
 from caas_tui.errors import IndexStoreError
 from caas_tui.index import clusters
+from caas_tui.index.heap import give_back_free_memory
 from caas_tui.index.hnsw import UsearchVectorIndex
 from caas_tui.index.protocols import VectorIndex
 from caas_tui.index.vecfiles import CLUSTERS_FILE, IDS_FILE, VECTORS_FILE, normalize_rows
@@ -46,7 +48,7 @@ EXACT_MAX_VECTORS = 100_000  # below this, brute force beats HNSW and is exact
 # From here the store's index scans k-means lists instead of every vector (crossover: bench/scale.py).
 CLUSTER_MIN_VECTORS = 100_000
 LOOSE_MAX_SHARE = 0.05  # re-sort rows by list at a save once this share sits outside its slice
-_GROW_SLOWLY_FROM = 65_536  # rows: past this the matrix grows by a quarter, not double
+_GROW_SLOWLY_FROM = 65_536  # rows: past this the matrix grows by an eighth, not double
 
 
 class ExactVectorIndex:
@@ -94,8 +96,11 @@ class ExactVectorIndex:
         if rows <= capacity:
             return
         # Grow geometrically (many small upserts stay O(n) overall), by less once large: a
-        # build streams its vectors in, and spare rows are memory held to the end.
-        capacity = max(rows, 64, 2 * capacity if capacity < _GROW_SLOWLY_FROM else capacity + capacity // 4)
+        # build streams its vectors in, and spare rows are memory held to the end (numpy zero-fills
+        # them, so they are resident: an eighth is 60 MB at 500k vectors, a quarter was 120 MB).
+        capacity = max(rows, 64, 2 * capacity if capacity < _GROW_SLOWLY_FROM else capacity + capacity // 8)
+        if capacity >= _GROW_SLOWLY_FROM:
+            give_back_free_memory()  # a big build is growing: let the text it has chunked go first (index/heap.py)
         if self._mat.flags.owndata:
             try:
                 # realloc: a large buffer is remapped, not copied, so growing never holds two
@@ -137,9 +142,17 @@ class ExactVectorIndex:
         scores[rows] = (self._mat[: len(self._ids)] @ q)[rows]
         return _top_k(self._ids, scores, min(k, len(rows)))
 
+    def _trim(self) -> None:
+        """Give back the spare rows (a commit is when a build's memory peaks)."""
+        if self._mat.shape[0] > len(self._ids) and self._mat.flags.owndata:
+            with contextlib.suppress(ValueError):  # a view is alive: keep the rows rather than copy
+                self._mat.resize((len(self._ids), self._mat.shape[1]), refcheck=True)
+
     def save(self, directory: Path) -> None:
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
+        self._trim()
+        give_back_free_memory()
         matrix = self._mat[: len(self._ids)]
         _atomic_write(directory / VECTORS_FILE, lambda handle: np.save(handle, matrix, allow_pickle=False))
         # ids.json goes last and pins the vectors file's hash, so a crash between the

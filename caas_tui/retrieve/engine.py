@@ -7,20 +7,18 @@ import threading
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from caas_tui.config import Config, load_config
 from caas_tui.errors import CaasError, PathOutsideRoot, ProjectError
-from caas_tui.graph import SymbolGraph
 from caas_tui.index.chunkdb import CorruptChunkStore
 from caas_tui.index.protocols import Encoder
 from caas_tui.index.refresh import Notify, Progress, RefreshStats, embed_text
 from caas_tui.index.store import IndexStore
 from caas_tui.limits import MAX_SPAN_CHARS
 from caas_tui.models import KINDS, Chunk, Hit, Kind
-from caas_tui.retrieve.chain import DEFAULT_DEPTH, MAX_HOPS, Chain, chain
 from caas_tui.retrieve.claimquery import claim_pins
 from caas_tui.retrieve.diversity import drop_twins
-from caas_tui.retrieve.expand import NodeChunks, expand_hits
 from caas_tui.retrieve.pinning import pin_exact
 from caas_tui.retrieve.ranking import DEFAULT_POLICY, RankPolicy, fuse
 from caas_tui.retrieve.request import SearchRequest, SearchResult, as_kinds, as_mode
@@ -28,6 +26,12 @@ from caas_tui.retrieve.rerank import Reranker, RerankOutcome, RerankUnavailable,
 from caas_tui.retrieve.symbols import SymbolTable
 from caas_tui.retrieve.tokenstage import TokenCache
 from caas_tui.sources import Discovery
+
+if TYPE_CHECKING:
+    # the graph and what walks it load on first use: a search that expands nothing needs none of them
+    from caas_tui.graph import SymbolGraph
+    from caas_tui.retrieve.chain import Chain
+    from caas_tui.retrieve.expand import NodeChunks
 
 
 class Engine:
@@ -44,7 +48,8 @@ class Engine:
         self.reranker: Reranker | None = None
         # -- fusion policy (retrieve/ranking.py); benchmarks swap it to compare variants --
         self.policy: RankPolicy = DEFAULT_POLICY
-        self._token_cache = TokenCache()  # the token stage's per-chunk token ids (retrieve/tokenstage.py)
+        # the token stage's per-chunk token ids (retrieve/tokenstage.py), read from the index when it has them
+        self._token_cache = TokenCache(stored=lambda ids: self.store.chunks.token_ids(ids))
 
     @classmethod
     def open(
@@ -256,14 +261,21 @@ class Engine:
             return self.store.graph
 
     def related(
-        self, symbol: str, depth: int = DEFAULT_DEPTH, *, max_hops: int = MAX_HOPS,
+        self, symbol: str, depth: int | None = None, *, max_hops: int | None = None,
         edges: Collection[str] | None = None, min_confidence: float = 0.0,
     ) -> Chain:
-        """The dependency chain around ``symbol`` (see ``retrieve.chain.chain``)."""
+        """The dependency chain around ``symbol`` (see ``retrieve.chain.chain``; ``depth`` and
+        ``max_hops`` default to its ``DEFAULT_DEPTH`` and ``MAX_HOPS``)."""
+        from caas_tui.retrieve.chain import DEFAULT_DEPTH, MAX_HOPS, chain
+
         with self._lock:
-            return chain(self.store.graph, symbol, depth, max_hops=max_hops, edges=edges, min_confidence=min_confidence)
+            return chain(self.store.graph, symbol, DEFAULT_DEPTH if depth is None else depth,
+                         max_hops=MAX_HOPS if max_hops is None else max_hops, edges=edges,
+                         min_confidence=min_confidence)
 
     def _expand(self, hits: list[Hit], k: int, kinds: Sequence[Kind] | None, path_glob: str | None) -> list[Hit]:
+        from caas_tui.retrieve.expand import NodeChunks, expand_hits
+
         if self._node_chunks is None:
             self._node_chunks = NodeChunks(self.store.graph, self.store.chunks.values())
 

@@ -45,9 +45,13 @@ _CALLED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
 def is_test_chunk(chunk: Chunk) -> bool:
     """A test by kind or by where it lives (``tests/``, ``test_*.py``, ``*_test.py``, ``conftest.py``)."""
-    if chunk.kind == "test":
-        return True
-    parts = chunk.path.split("/")
+    return chunk.kind == "test" or _is_test_path(chunk.path)
+
+
+# By path, cached: every search asks for each of its ~100 candidates, and their files recur.
+@lru_cache(maxsize=16_384)
+def _is_test_path(path: str) -> bool:
+    parts = path.split("/")
     name = parts[-1]
     return (any(p in _TEST_DIRS for p in parts[:-1]) or name.startswith("test_") or name == "conftest.py"
             or name.rsplit(".", 1)[0].endswith("_test"))
@@ -60,7 +64,12 @@ def wants_tests(query: str) -> bool:
 
 
 def _is_example(chunk: Chunk) -> bool:
-    return any(p in _EXAMPLE_DIRS for p in chunk.path.split("/")[:-1])
+    return _is_example_path(chunk.path)
+
+
+@lru_cache(maxsize=16_384)
+def _is_example_path(path: str) -> bool:
+    return any(p in _EXAMPLE_DIRS for p in path.split("/")[:-1])
 
 
 def _is_module_level(chunk: Chunk) -> bool:

@@ -23,21 +23,21 @@ Tuned on the stdlib docstring eval, hybrid MRR@10 0.360 -> 0.411; untouched netw
 
 from __future__ import annotations
 
-import itertools
+import functools
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 from whoosh.lang.porter import stem as porter_stem
 
+from caas_tui.index.tokenids import CHARS
 from caas_tui.models import Chunk
 from caas_tui.retrieve.fusion import Fused
 
 DEPTH = 50  # candidates re-scored
-CHARS = 1000  # of each candidate's embedded text: its header, signature and first lines
 MAXSIM_WEIGHT = 1.5
 NAME_WEIGHT = 0.6
 _WORD = re.compile(r"[A-Za-z]+")
@@ -57,23 +57,42 @@ class TokenVectors(Protocol):
 
 
 class TokenCache:
-    """Candidates' token ids by chunk id and text hash: a long-lived engine tokenizes a chunk once."""
+    """Candidates' token ids by chunk id and text hash: a long-lived engine tokenizes a chunk once.
 
-    def __init__(self, size: int = 20_000) -> None:
+    ``stored``: the ids the index keeps per chunk (``ChunkMap.token_ids``, made at build time by
+    ``index/tokenids.py`` from the chunk's embedded text): for the default ``chars`` they are read
+    instead of tokenized, so a one-shot search loads no tokenizer for its candidates.
+    """
+
+    def __init__(self, size: int = 20_000, stored: Callable[[Sequence[str]], Mapping[str, np.ndarray]] | None = None,
+                 ) -> None:
         self._ids: OrderedDict[tuple[str, str, int], np.ndarray] = OrderedDict()
         self._size = size
+        self._stored = stored
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._ids)
 
+    def __bool__(self) -> bool:
+        # an empty cache is still the caller's cache: ``cache or TokenCache()`` (ranking.fuse) must
+        # keep it, or a long-lived engine would tokenize its candidates on every search
+        return True
+
     def ids_of(self, chunks: Sequence[Chunk], tokens: TokenVectors, text_of: Callable[[Chunk], str], chars: int,
                ) -> list[np.ndarray] | None:
-        """The token ids of each chunk's first ``chars`` characters of ``text_of``; None when ``tokens``
-        cannot say."""
+        """The token ids of each chunk's first ``chars`` characters of ``text_of`` (stored ones are of
+        ``embed_text``: pass that); None when ``tokens`` cannot say."""
         with self._lock:
             found = [self._ids.get((c.id, c.sha256, chars)) for c in chunks]
             missing = [i for i, ids in enumerate(found) if ids is None]
+            if missing and self._stored is not None and chars == CHARS:
+                kept = self._stored([chunks[i].id for i in missing])
+                for i in missing:
+                    ids = kept.get(chunks[i].id)
+                    if ids is not None:
+                        found[i] = self._ids[(chunks[i].id, chunks[i].sha256, chars)] = ids
+                missing = [i for i in missing if found[i] is None]
             if missing:
                 made = tokens.token_ids([text_of(chunks[i])[:chars] for i in missing])
                 if made is None:
@@ -95,6 +114,15 @@ def query_vocabulary(query: str) -> frozenset[str]:
     return frozenset({w for w in words if len(w) >= 2} | {s for s in stems if len(s) >= 3})
 
 
+@functools.lru_cache(maxsize=32)
+def _by_first_letter(vocabulary: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    # one query's vocabulary is matched against ~50 names: index it once, not per name
+    by_first: dict[str, list[str]] = {}
+    for word in vocabulary:
+        by_first.setdefault(word[0], []).append(word)
+    return {k: tuple(v) for k, v in by_first.items()}
+
+
 def name_cover(name: str, vocabulary: frozenset[str]) -> float:
     """The share of ``name``'s letters and digits covered by non-overlapping vocabulary words
     read left to right (the best such cover; separators count as uncovered)."""
@@ -103,9 +131,7 @@ def name_cover(name: str, vocabulary: frozenset[str]) -> float:
     alnum = sum(ch.isalnum() for ch in text)
     if not alnum or not vocabulary:
         return 0.0
-    by_first: dict[str, list[str]] = {}
-    for word in vocabulary:
-        by_first.setdefault(word[0], []).append(word)
+    by_first = _by_first_letter(vocabulary)
     best = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
         b = best[i + 1]
@@ -158,10 +184,15 @@ def token_rescore(
     sims = units[q] @ units.T  # query tokens x distinct tokens
     offsets = np.cumsum([len(query_ids[0])] + [len(ids) for ids in doc_ids])
     total = float(weights.sum())
-    maxsims = []
-    for start, end in itertools.pairwise(offsets):
-        cols = inverse[start:end]
-        maxsims.append(float((sims[:, cols].max(axis=1) * weights).sum() / total) if len(cols) and total > 0 else 0.0)
+    # each candidate's best cosine per query token: one gather and one segmented max for all of them
+    lengths = np.diff(offsets)
+    filled = np.flatnonzero(lengths)
+    best = np.zeros((len(doc_ids), len(q)))
+    if len(filled):
+        segment_max = np.maximum.reduceat(sims[:, inverse[offsets[0]:]], offsets[filled] - offsets[0], axis=1)
+        best[filled] = segment_max.T
+    maxsims = [float((row * weights).sum() / total) if n and total > 0 else 0.0
+               for row, n in zip(best, lengths, strict=True)]
     vocabulary = query_vocabulary(query)
     names = [name_cover(c.short_symbol or "", vocabulary) for c in chunks]
     bonus = dict(zip(known, maxsim_weight * _scaled(maxsims) + name_weight * _scaled(names), strict=True))

@@ -18,16 +18,17 @@ query needs no table of 30k entries built first. ``None`` for a tokenizer.json w
 from __future__ import annotations
 
 import json
-import string
+import re
 from collections.abc import Mapping
 from typing import Any
 
-# Rust's char::is_ascii_punctuation, which BertPreTokenizer isolates (with Unicode P*,
-# which in ASCII is a subset of it)
-_PUNCT = frozenset(string.punctuation)
 # BertNormalizer's clean_text: \t \n \r become spaces; every other control character
 # (category Cc: 0x00-0x1f and 0x7f, \x0b and \x0c included) is dropped
 _CLEAN = {**{c: None for c in range(0x20)}, 0x7F: None, **{ord(c): " " for c in "\t\n\r"}}
+# The words of cleaned, lower-cased ASCII: BertPreTokenizer splits at whitespace and isolates
+# each punctuation character (Rust's char::is_ascii_punctuation, with Unicode P*, which in
+# ASCII is a subset of it): after cleaning, everything but letters, digits and the space.
+_WORDS = re.compile(r"[0-9a-z]+|[^0-9a-z ]")
 # max_input_chars_per_word: a longer word is one unknown token
 _DEFAULT_MAX_WORD = 100
 # the facts' name in the user's cache: bump it when their layout changes
@@ -84,30 +85,25 @@ class AsciiWordPiece:
 
     def ids(self, text: str) -> list[int] | None:
         """The token ids, or ``None`` when ``text`` is not one this restates exactly."""
+        words = self.words(text)
+        if words is None:
+            return None
+        out: list[int] = []
+        for word in words:
+            out.extend(self._pieces(word))
+        return out
+
+    def words(self, text: str) -> list[str] | None:
+        """The pipeline's words of ``text`` before WordPiece (normalized, split at whitespace and
+        each punctuation character), or ``None`` when ``text`` is not one this restates exactly.
+        Each word tokenizes alone as it does inside the text, so a caller may tokenize each
+        distinct word once (``plainstatic``: a build's chunks repeat their words)."""
         if not text.isascii():
             return None
         lowered = text.lower()
         if any(token in lowered for token in self._added):
             return None
-        out: list[int] = []
-        for word in self._words(lowered.translate(_CLEAN)):
-            out.extend(self._pieces(word))
-        return out
-
-    @staticmethod
-    def _words(text: str) -> list[str]:
-        words: list[str] = []
-        for chunk in text.split():
-            start = 0
-            for i, ch in enumerate(chunk):
-                if ch in _PUNCT:
-                    if i > start:
-                        words.append(chunk[start:i])
-                    words.append(ch)
-                    start = i + 1
-            if start < len(chunk):
-                words.append(chunk[start:])
-        return words
+        return _WORDS.findall(lowered.translate(_CLEAN))
 
     def _pieces(self, word: str) -> list[int]:
         if len(word) > self._max_word:

@@ -3,7 +3,8 @@
 Directives are read by name: code directives become code blocks, admonitions and
 version notes are prose, a hand-written Python object description (``.. class::``,
 ``.. method::``) gives its signature as an inline-code claim (nested members qualified by
-their class) and its body as prose, everything else (``autoclass``, ``toctree``,
+their class) and its body as prose, an autodoc directive (``autoclass``) its target as a role
+and its content as prose, everything else (``toctree``,
 ``literalinclude``, ``image`` ...) is skipped with its options and content. Comments,
 targets and substitution definitions are skipped. Unknown constructs degrade to
 paragraphs; nothing raises.
@@ -42,6 +43,12 @@ _OBJECT_DIRECTIVES = frozenset(
     {"class", "function", "method", "attribute", "exception", "data", "decorator", "staticmethod", "classmethod",
      "property"}
 )
+
+
+# autodoc directives and the role each target is, read as a cross-reference
+_AUTODOC = {"autoclass": "class", "autoexception": "exc", "autofunction": "func", "autodecorator": "func",
+            "automethod": "meth", "autoattribute": "attr", "autoproperty": "attr", "autodata": "data",
+            "automodule": "mod"}
 
 
 _NOT_THERE = re.compile(r"\bnot\s+(?:yet\s+)?(?:implemented|available|supported)\b", re.IGNORECASE)
@@ -207,6 +214,17 @@ class _Parser:
                 target, arg = f"{self.owners[-1]}.{target}", f"{self.owners[-1]}.{arg}"
             if "`" not in arg and not _absent(body):
                 self.para([Line(lines[i].no, f"``{arg}``")])
+            self.owners.append(target)
+            self.run(_dedent(body))
+            self.owners.pop()
+        elif name in _AUTODOC and domain == "py" and arg:
+            # ``.. autoclass:: Pool`` imports ``Pool`` to document it: the target is a cross-reference
+            # (a claim that it exists, looked up like a role), the content is prose about it.
+            target = arg.split("(", 1)[0].strip()
+            if self.owners and "." not in target and name != "automodule":
+                target = f"{self.owners[-1]}.{target}"
+            if re.fullmatch(r"[A-Za-z_][\w.]*", target) and not _absent(body):
+                self.para([Line(lines[i].no, f":{_AUTODOC[name]}:`{target}`")])
             self.owners.append(target)
             self.run(_dedent(body))
             self.owners.pop()

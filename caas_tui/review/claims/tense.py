@@ -63,11 +63,47 @@ def _about_api(text: str, at: int) -> bool:
     return not _CONSEQUENCE.search(clause) and bool(_API_SUBJECT.search(clause))
 
 
+# Cue words that are also plain verbs of the code's behaviour: "the entries it removed", "a
+# `KeyError` will be raised". They mark history only in a changelog's shape or with a version.
+_VERB_CUE = re.compile(r"removed|will\s+be", re.IGNORECASE)
+# "will be removed", "will be renamed in 3.0", "will be added": the API's future, not its behaviour.
+_FUTURE_API = re.compile(
+    rf"\s+(?:\w+ly\s+)?(?:{_PARTICIPLE}|added|introduced|available|supported|released|changed|made\b)",
+    re.IGNORECASE,
+)
+# "`foo` removed." / "`foo`: removed" -- a changelog entry naming what went.
+_NAME_THEN_CUE = re.compile(r"`\s*:?\s*$")
+
+
+def _verb_cue_is_history(text: str, m: re.Match[str]) -> bool:
+    """Whether a verb-like cue ("removed", "will be") at ``m`` dates the API rather than
+    describing what the code does."""
+    if m.group(0).lower().startswith("will"):
+        return bool(_FUTURE_API.match(text, m.end()))
+    start = max((s.end() for s in _SENTENCE_START.finditer(text, 0, m.start())), default=0)
+    before = text[start:m.start()]
+    return not before.strip(" *_>#-") or bool(_NAME_THEN_CUE.search(before))
+
+
+# "returns True once everything was removed": a passive past inside a condition clause says when
+# the code does something, not what happened to the API -- unless the API is that clause's subject.
+_CONDITION = re.compile(r"\b(?:once|when|whenever|after|until|unless|if|as\s+soon\s+as)\b([^`.;:]*)$", re.IGNORECASE)
+
+
+def _in_condition(text: str, at: int) -> bool:
+    start = max((s.end() for s in _SENTENCE_START.finditer(text, 0, at)), default=0)
+    return bool(_CONDITION.search(text[start:at]))
+
+
 def speaks_of_past(text: str) -> bool:
     """True when ``text`` talks about what the API was (or will be), not what it is."""
-    if _PERFECT.search(text):
+    if any(not _in_condition(text, m.start()) for m in _PERFECT.finditer(text)):
         return True
     for m in HISTORY_CUE.finditer(text):
+        if _VERB_CUE.fullmatch(m.group(0)):
+            if _verb_cue_is_history(text, m):
+                return True
+            continue
         if not _NO_LONGER.fullmatch(m.group(0)) or _about_api(text, m.start()):
             return True
     return any(not _PRESENT_PASSIVE.search(text[: m.start()]) for m in _BARE.finditer(text))

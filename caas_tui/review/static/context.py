@@ -12,12 +12,12 @@ from caas_tui.errors import CaasError
 from caas_tui.models import Claim, EvidenceSpan
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims.docstrings import scope_defs
-from caas_tui.review.static.prefixes import field_prefixes, function_prefixes
-from caas_tui.review.static.project import Project
-from caas_tui.review.static.pysig import Signature, signature
-from caas_tui.review.static.resolve import UNKNOWN, Def, Resolution, Resolver
-from caas_tui.review.static.scope import DocScopes
-from caas_tui.review.static.synth import dataclass_signature
+from caas_tui.review.static.model.prefixes import field_prefixes, function_prefixes
+from caas_tui.review.static.model.project import Project
+from caas_tui.review.static.model.pysig import Signature, signature
+from caas_tui.review.static.model.resolve import UNKNOWN, Def, Resolution, Resolver
+from caas_tui.review.static.model.scope import DocScopes
+from caas_tui.review.static.model.synth import dataclass_signature
 from caas_tui.review.textutil import read_text, split_lines
 
 # Names so common in the stdlib that a doc using them may mean the stdlib one.

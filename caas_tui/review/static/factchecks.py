@@ -8,8 +8,23 @@ import re
 from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import FieldFact, parse_field
 from caas_tui.review.claims.mentions import code_spans, find_mentions
+from caas_tui.review.static.codefacts.rettypes import compare, describe, optional_type, return_kinds
 from caas_tui.review.static.context import ReviewContext
-from caas_tui.review.static.facts import (
+from caas_tui.review.static.defaults.symdefaults import check_symbol_default, names_symbol, resolved_default
+from caas_tui.review.static.defaults.worddefaults import check_word_defaults
+from caas_tui.review.static.findings import Edit, Finding, bad, ok
+from caas_tui.review.static.kinds.paramchecks import check_param_entry, check_prose_kinds
+from caas_tui.review.static.kinds.requiredness import check_requiredness
+from caas_tui.review.static.model.flow import explicit_none_return
+from caas_tui.review.static.model.pysig import Signature, same_value
+from caas_tui.review.static.model.resolve import Def
+from caas_tui.review.static.naming.names import callable_mentions, resolve_mention, section_subject
+from caas_tui.review.static.naming.nouns import noun_subjects
+from caas_tui.review.static.outcomes.raiseclaims import check_raises
+from caas_tui.review.static.outcomes.retnone import not_none
+from caas_tui.review.static.referents.subjects import owner_of, subject_of
+from caas_tui.review.static.testevidence.testchecks import check_tests
+from caas_tui.review.static.wording.facts import (
     StatedType,
     StatedValue,
     stated_defaults,
@@ -17,21 +32,8 @@ from caas_tui.review.static.facts import (
     stated_returns,
     type_from_text,
 )
-from caas_tui.review.static.findings import Edit, Finding, bad, ok
-from caas_tui.review.static.flow import explicit_none_return
-from caas_tui.review.static.names import callable_mentions, resolve_mention, section_subject
-from caas_tui.review.static.nouns import noun_subjects
-from caas_tui.review.static.paramchecks import check_param_entry, check_prose_kinds
-from caas_tui.review.static.pysig import Signature, same_value
-from caas_tui.review.static.raisecheck import reach
-from caas_tui.review.static.raiseclaims import check_raises
-from caas_tui.review.static.resolve import Def
-from caas_tui.review.static.rettypes import compare, describe, never_none, return_kinds
-from caas_tui.review.static.subjects import owner_of, subject_of
-from caas_tui.review.static.symdefaults import check_symbol_default, resolved_default
-from caas_tui.review.static.testchecks import check_tests
-from caas_tui.review.static.units import Quantity, matches, quantities, restate
-from caas_tui.review.static.worddefaults import check_word_defaults
+from caas_tui.review.static.wording.units import Quantity, matches, quantities, restate
+from caas_tui.review.static.wording.voice import active_claim, verb_start
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _TYPE_NAMES = frozenset({"int", "str", "float", "bool", "bytes", "list", "dict", "tuple", "set", "object", "callable"})
@@ -92,7 +94,7 @@ def _check_default(ctx: ReviewContext, claim: Claim, sig: Signature, param: str,
         if sv.param is not None:
             return []  # ```x=None``` in prose: an example call, not a stated default
         return [bad("contradicted", check, f"`{param}` of `{label}` is required; it has no default", ev, aspect="default")]
-    if sv.symbol:
+    if sv.symbol or names_symbol(sv, p.default):
         return check_symbol_default(ctx, claim, sig, param, sv, label)
     actual = resolved_default(ctx, sig, param, p.default, none_stated=sv.literal and sv.value is None)
     if actual is None:
@@ -266,30 +268,15 @@ def _check_return(ctx: ReviewContext, claim: Claim, subject: Def, stated: Stated
     return [bad("contradicted", check, f"`{_label(subject)}` returns {actual}, not {said}", ev, edit=edit, aspect="returns")]
 
 
-# A ``[]`` lookup raises only when the key is missing; the value found may itself be None.
-_MISSING = re.compile(r"\b(?:missing|absent|not\s+(?:found|present|there|set|in)|unknown|no\s+such|"
-                      r"does\s+not\s+exist|doesn't\s+exist|nonexistent|non-existent)\b", re.IGNORECASE)
-
-
 def _check_none(ctx: ReviewContext, claim: Claim, subject: Def, stated: StatedType) -> list[Finding]:
     """"returns None for a missing key" where the code can't return None and raises instead."""
     if stated.kind != "None" or stated.name is not None:
         return []
-    why = never_none(ctx, subject)
-    if why is None:
+    found = not_none(ctx, subject, claim.text)
+    if found is None:
         return []
-    reached = reach(ctx, subject)
-    raised = [q.rsplit(".", 1)[-1] for q in reached.raised]
-    if raised:
-        instead = "it raises " + ", ".join(f"`{r}`" for r in raised)
-    elif reached.subscripts and _MISSING.search(claim.text):
-        instead = "its `[]` lookups raise instead (`KeyError`/`IndexError`)"
-    else:
-        return []
-    check = f"`{_label(subject)}` returns None"
-    ev = [ctx.evidence(subject)] + [ctx.evidence(d) for d in reached.evidence[:2]]
-    return [bad("contradicted", check, f"`{_label(subject)}` never returns None ({why}); {instead}", *ev,
-                aspect="returns")]
+    return [bad("contradicted", f"`{_label(subject)}` returns None", f"`{_label(subject)}` {found.why}",
+                *[ctx.evidence(d) for d in found.evidence], aspect="returns")]
 
 
 def _check_optional(ctx: ReviewContext, claim: Claim, subject: Def) -> list[Finding]:
@@ -309,7 +296,8 @@ def check_returns(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subj
             return []
         if fact.type:
             stated = type_from_text(fact.type)
-            return _check_return(ctx, claim, subject, stated, fact.type.strip()) if stated else []
+            typed = _check_return(ctx, claim, subject, stated, fact.type.strip()) if stated else []
+            return typed + (_check_optional(ctx, claim, subject) if optional_type(fact.type) else [])
         out: list[Finding] = []
         for st in stated_returns("returns " + fact.desc):
             out += _check_return(ctx, claim, subject, st, _token_at(fact.desc, st.start - len("returns ")))
@@ -323,7 +311,7 @@ def check_returns(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subj
         if optional_subject is not None:
             out += _check_optional(ctx, claim, optional_subject)
     for st in stated_returns(claim.text):
-        subj = subject_of(ctx, claim, st.start)
+        subj = subject_of(ctx, claim, verb_start(claim.text, st.start))
         if subj is None:
             continue
         if _IF_RETURNS.search(claim.text[max(0, st.start - 60):st.start]):
@@ -377,8 +365,10 @@ def check_facts(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         findings += check_param_entry(ctx, claim, fact, subject)
     findings += check_defaults(ctx, claim, fact, subject)
     findings += check_word_defaults(ctx, claim, fact, subject)
-    findings += check_returns(ctx, claim, fact, subject)
-    findings += check_raises(ctx, claim, fact, subject)
+    findings += check_requiredness(ctx, claim, fact, subject)
+    active = active_claim(claim)  # "X is returned by `f`" read as "`f` returns X"
+    findings += check_returns(ctx, active, fact, subject)
+    findings += check_raises(ctx, active, fact, subject)
     if fact is None:
         findings += check_prose_kinds(ctx, claim)
     findings += check_tests(ctx, claim, fact, subject)

@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from caas_tui.models import Claim, EvidenceSpan, Fix, Verdict, VerdictLabel
-from caas_tui.review.static.assertions import asserted_kinds, coverage, unchecked_note
-from caas_tui.review.static.effects import action_judged, action_of, effect_words
+from caas_tui.review.static.wording.assertions import asserted_kinds, coverage, unchecked_note
+from caas_tui.review.static.wording.effects import action_judged, action_of, effect_words
 
 REVIEWER = "static"
 NO_FACTS = "no checkable API facts"

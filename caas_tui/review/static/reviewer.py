@@ -19,35 +19,43 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
 from caas_tui.review.claims.mentions import code_spans
 from caas_tui.review.claims.tense import HISTORY_CUE, past_reason, speaks_of_past
-from caas_tui.review.static.argkinds import check_arg_kinds
-from caas_tui.review.static.behaviour import check_calls, check_retries
-from caas_tui.review.static.blockresults import check_block_results
-from caas_tui.review.static.codeblocks import check_code
+from caas_tui.review.static.actions.behaviour import check_calls, check_retries
+from caas_tui.review.static.actions.countloops import check_loop_counts
+from caas_tui.review.static.actions.flagclaims import check_flag_conditions
+from caas_tui.review.static.actions.timing import check_immediacy
+from caas_tui.review.static.actions.yieldshape import check_loop_shapes
+from caas_tui.review.static.blocks.barecalls import check_bare_calls
+from caas_tui.review.static.blocks.blockresults import check_block_results
+from caas_tui.review.static.blocks.codeblocks import check_code
 from caas_tui.review.static.context import ReviewContext
-from caas_tui.review.static.countloops import check_loop_counts
-from caas_tui.review.static.counts import check_counts
-from caas_tui.review.static.doccomments import check_doc_comment, source_language
-from caas_tui.review.static.driftfields import check_description_fields
-from caas_tui.review.static.driftnames import check_stdlib_named, check_worded_members
-from caas_tui.review.static.driftunknown import check_unresolved
+from caas_tui.review.static.defaults.attrdefaults import check_attribute_defaults
+from caas_tui.review.static.defaults.counts import check_counts
+from caas_tui.review.static.defaults.members import check_members
+from caas_tui.review.static.defaults.sectiondefaults import check_section_defaults
+from caas_tui.review.static.defaults.tabledefaults import check_table_defaults
+from caas_tui.review.static.drift.driftfields import check_description_fields
+from caas_tui.review.static.drift.driftnames import check_stdlib_named, check_worded_members
+from caas_tui.review.static.drift.driftunknown import check_unresolved, check_unresolved_imports
+from caas_tui.review.static.drift.removednames import check_unbound_api_names
+from caas_tui.review.static.drift.removednotes import check_removed_notes
 from caas_tui.review.static.factchecks import check_facts
 from caas_tui.review.static.findings import REVIEWER, Edit, Finding, bad, verdict_for
-from caas_tui.review.static.flagclaims import check_flag_conditions
-from caas_tui.review.static.isclaims import check_is_a
-from caas_tui.review.static.members import check_members
-from caas_tui.review.static.names import check_inline_calls, check_mentions
-from caas_tui.review.static.polyglot import block_language, check_block, check_prose
-from caas_tui.review.static.prosenames import check_named_members, check_undefined_roles
-from caas_tui.review.static.removednames import check_unbound_api_names
-from caas_tui.review.static.removednotes import check_removed_notes
-from caas_tui.review.static.retfallback import check_missing_fallback
-from caas_tui.review.static.sectiondefaults import check_section_defaults
-from caas_tui.review.static.specmaps import check_numberings
-from caas_tui.review.static.tabledefaults import check_table_defaults
-from caas_tui.review.static.testchecks import check_tests
-from caas_tui.review.static.timing import check_immediacy
-from caas_tui.review.static.upstream import check_upstream
-from caas_tui.review.static.yieldshape import check_loop_shapes
+from caas_tui.review.static.kinds.argkinds import check_arg_kinds
+from caas_tui.review.static.kinds.forwardtypes import check_forwarded_types
+from caas_tui.review.static.kinds.isclaims import check_is_a
+from caas_tui.review.static.languages.doccomments import check_doc_comment, source_language
+from caas_tui.review.static.languages.polyglot import block_language, check_block, check_prose
+from caas_tui.review.static.naming.callability import check_uncallable
+from caas_tui.review.static.naming.names import check_inline_calls, check_mentions
+from caas_tui.review.static.naming.prosenames import check_named_members, check_undefined_roles
+from caas_tui.review.static.outcomes.missingnone import check_missing_none
+from caas_tui.review.static.outcomes.retfallback import check_missing_fallback
+from caas_tui.review.static.outcomes.statuswords import check_status_words
+from caas_tui.review.static.specs.platformrules import check_platform_rules
+from caas_tui.review.static.specs.specmaps import check_numberings
+from caas_tui.review.static.specs.upstream import check_upstream
+from caas_tui.review.static.specs.wrapdefaults import check_wrapped_defaults
+from caas_tui.review.static.testevidence.testchecks import check_tests
 
 log = logging.getLogger(__name__)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
@@ -166,9 +174,12 @@ class StaticReviewer:
             out += check_arg_kinds(ctx, claim)
             out += check_tests(ctx, claim, None, None)
             out += check_unbound_api_names(ctx, claim)
+            out += check_unresolved_imports(ctx, claim)
         else:
             out += check_mentions(ctx, claim)
             out += check_inline_calls(ctx, claim)
+            out += check_uncallable(ctx, claim)
+            out += check_bare_calls(ctx, claim)
             out += check_named_members(ctx, claim)
             out += check_worded_members(ctx, claim)
             out += check_stdlib_named(ctx, claim)
@@ -178,6 +189,7 @@ class StaticReviewer:
             out += check_undefined_roles(ctx, claim)
             out += check_facts(ctx, claim)
             out += check_section_defaults(ctx, claim)
+            out += check_attribute_defaults(ctx, claim)
             out += check_table_defaults(ctx, claim)
             out += check_calls(ctx, claim)
             out += check_retries(ctx, claim)
@@ -185,11 +197,16 @@ class StaticReviewer:
             out += check_loop_counts(ctx, claim)
             out += check_members(ctx, claim)
             out += check_is_a(ctx, claim)
+            out += check_forwarded_types(ctx, claim)
             out += check_flag_conditions(ctx, claim)
             out += check_missing_fallback(ctx, claim)
+            out += check_missing_none(ctx, claim)
             out += check_loop_shapes(ctx, claim)
             out += check_immediacy(ctx, claim)
+            out += check_platform_rules(ctx, claim)
+            out += check_status_words(claim)
             out += check_upstream(ctx, claim)
+            out += check_wrapped_defaults(ctx, claim)
             out += check_numberings(ctx, claim)
             out += check_prose(ctx, claim)
         out += check_doubled_prefix(ctx, claim)

@@ -1,0 +1,109 @@
+"""A Markdown table row read as a default claim: under a header with a name column and a
+"Default" column, ``| `timeout` | 30 s | ... |`` says the parameter ``timeout`` of the
+section's class or function defaults to 30 seconds.
+
+The subject is the one project callable among those the section names (its heading, code
+blocks and inline code), the docstring owner or the sentence's own names that takes a
+parameter of that name; none, or several, is no answer. A cell that is no literal or
+quantity ("required", "—", "see below") is left alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from caas_tui.models import Claim
+from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.defaults.symdefaults import resolved_default
+from caas_tui.review.static.findings import Finding, bad, ok
+from caas_tui.review.static.model.pysig import Signature, same_value
+from caas_tui.review.static.model.resolve import Def
+from caas_tui.review.static.referents.sectionnames import section_subjects
+from caas_tui.review.static.referents.subjects import owner_of
+from caas_tui.review.static.wording.units import matches, quantities, restate
+
+_TABLE = re.compile(r"^table \((?P<header>[^\n]*?)\): (?P<row>[^\n]*)$", re.MULTILINE)
+_DEFAULT_COL = re.compile(r"^\W*default(?:\s+value)?s?\W*$", re.IGNORECASE)
+_NAME_COL = re.compile(r"^\W*(?:name|parameter|param|option|argument|arg|keyword|setting|field|attribute|key)s?\W*$",
+                       re.IGNORECASE)
+_IDENT = re.compile(r"^`?\s*([A-Za-z_]\w*)\s*(?:=[^`]*)?`?$")
+
+
+def table_cell(claim: Claim) -> tuple[str, str] | None:
+    """(name, default cell) of a table row under a header with both columns."""
+    rows = list(_TABLE.finditer(claim.context))
+    if not rows:
+        return None
+    m = rows[-1]
+    header = [c.strip() for c in m.group("header").split(" | ")]
+    cells = [c.strip() for c in m.group("row").split(" | ")]
+    if len(cells) != len(header):
+        return None
+    default = [i for i, h in enumerate(header) if _DEFAULT_COL.match(h)]
+    named = [i for i, h in enumerate(header) if _NAME_COL.match(h)] or [0]
+    if len(default) != 1 or len(named) != 1 or default[0] == named[0]:
+        return None
+    ident = _IDENT.match(cells[named[0]])
+    return (ident.group(1), cells[default[0]]) if ident else None
+
+
+def _literal(cell: str) -> tuple[bool, object]:
+    text = cell.strip()
+    if text.startswith("`") and text.endswith("`") and len(text) > 1:
+        text = text.strip("`").strip()
+    try:
+        return True, ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False, None
+
+
+def _subjects(ctx: ReviewContext, claim: Claim) -> list[Def]:
+    owner = owner_of(ctx, claim)
+    return ([owner] if owner is not None else []) + section_subjects(ctx, claim)
+
+
+def check_table_defaults(ctx: ReviewContext, claim: Claim) -> list[Finding]:
+    if claim.kind != "prose" or "table (" not in claim.context:
+        return []
+    found = table_cell(claim)
+    if found is None:
+        return []
+    param, cell = found
+    having: dict[int, tuple[Def, Signature]] = {}
+    for d in _subjects(ctx, claim):
+        sig = ctx.call_signature(d, on_instance=True)
+        if sig is not None and sig.reliable and sig.named(param) is not None:
+            having.setdefault(id(sig.fn.node), (d, sig))
+    if len(having) != 1:
+        return []
+    subject, sig = next(iter(having.values()))
+    p = sig.named(param)
+    if p is None or p.default is None or p.kind in ("var", "varkw"):
+        return []
+    is_literal, stated = _literal(cell)
+    qs = quantities(cell)
+    actual = resolved_default(ctx, sig, param, p.default, none_stated=is_literal and stated is None)
+    if actual is None:
+        return []
+    if is_literal:
+        verdict: bool | None = same_value(stated, actual.value)
+    elif len(qs) == 1 and len(qs[0].text) >= len(cell.strip(" `*_").rstrip(".")) - 1 \
+            and isinstance(actual.value, (int, float)) and not isinstance(actual.value, bool):
+        verdict = matches(qs[0], param, float(actual.value))
+    else:
+        return []
+    if verdict is None:
+        return []
+    label = subject.short
+    check = f"default of `{param}` in `{label}` is {cell}"
+    ev = [ctx.evidence(sig.fn), *(ctx.evidence(d) for d in actual.via)]
+    # A cell with a unit states a quantity too, and this comparison is what checks it.
+    aspect: tuple[str, ...] = ("default",) if is_literal else ("default", "value")
+    if verdict:
+        return [ok(check, *ev, aspect=aspect)]
+    where = f" (via `{actual.via[-1].qualname}`)" if actual.via else ""
+    shown = None if is_literal else restate(qs[0], param, float(actual.value))  # type: ignore[arg-type]
+    also = f", which is {shown}" if shown and shown != actual.source else ""
+    return [bad("contradicted", check, f"`{label}` defaults `{param}` to {actual.source}{where}{also}, not {cell}",
+                *ev, aspect=aspect)]

@@ -1,0 +1,287 @@
+"""Raise claims ("raises X when ...", ``:raises X:``, "never raises X") against what the
+function and the project code it calls can raise, and against a body that handles the
+stated condition by returning or clamping instead."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+
+from caas_tui.models import Claim
+from caas_tui.review.claims.docstrings import FieldFact
+from caas_tui.review.claims.mentions import dotted
+from caas_tui.review.static.codefacts.raisecheck import (
+    IMPLICIT,
+    Reach,
+    clamps,
+    is_subclass,
+    judge,
+    open_ended,
+    raised_itself,
+    reach,
+    stated_exception,
+)
+from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.findings import Finding, bad, ok
+from caas_tui.review.static.model.flow import (
+    handles_without_raising,
+    own_raise_outside_try,
+    raise_guards,
+    swallowing_handler,
+    translating_handlers,
+)
+from caas_tui.review.static.model.resolve import Def
+from caas_tui.review.static.outcomes.retfallback import MISSING, Fallback, code_fallback
+from caas_tui.review.static.referents.ctorclaims import about_construction
+from caas_tui.review.static.referents.subjects import subject_of
+from caas_tui.review.static.wording.facts import stated_raises
+
+_NEGATED = re.compile(r"(?:\bnever|\bnot|n't|\bnor|\bwithout)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.;](?:\s|$)")
+_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|for|on|while|once|after|before|with)\b", re.IGNORECASE)
+# "raises" with nothing after it that names an exception or a condition.
+_BARE_RAISE = re.compile(r"(?:raises?|throws?)\s*(?:$|,?\s*(?:even|at\s+all|anything|any\s+exception|an\s+exception)\b)",
+                         re.IGNORECASE)
+
+
+def _label(fn: Def) -> str:
+    parts = fn.qualname.split(".")
+    return ".".join(parts[-2:]) if fn.owner is not None else parts[-1]
+
+
+def _condition_params(ctx: ReviewContext, fn: Def, condition: str) -> set[str]:
+    sig = ctx.signature(fn)
+    if sig is None or not condition:
+        return set()
+    names = {p.name for p in sig.params if p.name not in ("self", "cls")}
+    return {n for n in names if re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", condition)}
+
+
+def stated_raise_claims(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[tuple[Def, str, bool, str]]:
+    """(subject, exception, negated, condition text)."""
+    if fact is not None:
+        if fact.role == "raises" and fact.name and subject is not None:
+            return [(subject, fact.name, False, fact.desc)]
+        return []
+    out: list[tuple[Def, str, bool, str]] = []
+    for m in re.finditer(r"\b(?:raises?|throws?)\b", claim.text, re.IGNORECASE):
+        subj = subject_of(ctx, claim, m.start())
+        if subj is None:
+            continue
+        rest = claim.text[m.start():m.start() + 160]
+        end = _SENTENCE_END.search(rest)
+        rest = rest[: end.start()] if end else rest
+        negated = bool(_NEGATED.search(claim.text[max(0, m.start() - 30):m.start()]))
+        names = stated_raises(rest)[:1]
+        rest += _leading_clause(claim.text[:m.start()])
+        if not names and negated and _BARE_RAISE.match(rest) and not _CONDITION.search(claim.text[:m.start()]):
+            names = [""]  # "never raises." / "does not raise, even ...": nothing may escape it
+        out += [(subj, name, negated, rest) for name in names]
+    return out
+
+
+# "If the key is absent, `S.get` raises ...", "Removing an absent key, `S.drop` raises ...":
+# the clause before the subject states the condition.
+_LEAD = re.compile(r"^(?P<lead>[^;]*?\b(?:if|when|whenever|unless|for|on|once|after|before|with|\w+ing)\b[^;]*),\s+[^,;]*$",
+                   re.IGNORECASE)
+
+
+def _leading_clause(before: str) -> str:
+    sentence = re.split(r"[.;](?:\s|$)", before)[-1]
+    m = _LEAD.match(sentence)
+    return f" ({m.group('lead').strip()})" if m else ""
+
+
+def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
+    findings: list[Finding] = []
+    for subj, name, negated, condition in stated_raise_claims(ctx, claim, fact, subject):
+        if subj.kind == "class":
+            if not about_construction(ctx, claim, subj, field=fact is not None):
+                continue  # "some methods of X raise ...": not a claim about X's constructor
+            init = ctx.resolver.member(subj, "__init__")
+            if not (init.found and init.target is not None and init.target.kind == "function"):
+                continue
+            subj = init.target
+        if subj.kind != "function":
+            continue
+        if not name:
+            findings += _check_never_any(ctx, subj)
+            continue
+        exc = stated_exception(ctx, name, claim)
+        if exc is None:
+            continue
+        label = _label(subj)
+        if negated:
+            findings += _check_never(ctx, subj, exc, name, label)
+            continue
+        result, reached = judge(ctx, subj, exc)
+        ev = [ctx.evidence(subj)] + [ctx.evidence(d) for d in reached.evidence[:2]]
+        check = f"`{label}` raises `{name}`"
+        swallowed = swallowing_handler(subj, _catching(ctx, exc))
+        if swallowed is not None:
+            findings.append(bad("contradicted", check, f"`{label}` catches `{swallowed}` (which covers `{name}`) around "
+                                "everything it runs and does not raise it again", *ev, aspect="raises"))
+            continue
+        translated = _translated(ctx, subj, exc)
+        if translated is not None:
+            caught, instead = translated
+            findings.append(bad("contradicted", check, f"`{label}` catches `{caught}` (which covers `{name}`) around "
+                                f"everything it runs and raises `{instead}` instead", *ev, aspect="raises"))
+            continue
+        other = _raised_instead(ctx, subj, exc, reached, condition) if result is None else None
+        if other is not None:
+            findings.append(bad("contradicted", check, f"`{label}` raises `{other.short}` on that condition, and "
+                                f"`{other.short}` is not a `{exc.short}` (nor derived from it)",
+                                *ev, ctx.evidence(other), aspect="raises"))
+            continue
+        if result is None and not reached.opaque and exc.qualname not in IMPLICIT and not open_ended(ctx, subj) \
+                and not _related_raised(ctx, reached, exc):
+            # Calls leave the project, so a builtin exception may come from there -- unless
+            # the body visibly deals with the stated condition another way.
+            how = handles_without_raising(subj, _condition_params(ctx, subj, condition))
+            fallback = _missing_fallback(ctx, subj, exc, reached, condition) if how is None else None
+            if fallback is not None:
+                findings.append(bad("contradicted", check, f"`{label}` does not raise `{name}` {fallback.case}: "
+                                    f"it returns its fallback {fallback.source} instead, and nothing it runs "
+                                    "raises that exception", *ev, aspect="raises"))
+                continue
+            if how is not None:
+                instead = "it clamps the value with `min`/`max`" if how == "clamps" else \
+                    "it returns (or substitutes a value) on that condition"
+                findings.append(bad("contradicted", check, f"`{label}` does not raise `{name}` there: {instead}, and "
+                                    "no `raise` in it or the project code it calls names that exception", *ev,
+                                    aspect="raises"))
+            continue
+        if result is None:
+            continue
+        if result:
+            # "raises X when <condition>": that X can be raised is checked; the condition only
+            # when an own ``raise X`` is guarded by a name the condition uses ("for a missing
+            # ``key``" over ``if key not in self._data``).
+            conditioned = bool(_CONDITION.search(condition)) and not _guard_matches(ctx, subj, exc, condition)
+            findings.append(ok(check, *ev, aspect="names" if conditioned else "raises"))
+            continue
+        raised = ", ".join(f"`{q.rsplit('.', 1)[-1]}`" for q in reached.raised)
+        instead = f"it raises {raised}" if raised else "nothing it runs raises anything"
+        if not raised and clamps(subj):
+            instead += "; it clamps the value with `min`/`max` instead"
+        findings.append(bad("contradicted", check, f"`{label}` never raises `{name}` ({instead})", *ev, aspect="raises"))
+    return findings
+
+
+def _catching(ctx: ReviewContext, exc: Def) -> Callable[[str], bool]:
+    """Whether an ``except`` clause naming a type catches ``exc``."""
+    def catches(handler_type: str) -> bool:
+        caught = stated_exception(ctx, handler_type)
+        return caught is not None and is_subclass(ctx, exc, caught)
+    return catches
+
+
+def _missing_fallback(ctx: ReviewContext, fn: Def, exc: Def, reached: Reach, condition: str) -> Fallback | None:
+    """"raises ``KeyError`` if the key is missing" over a body that hands back a fallback
+    for that case instead (``return d.get(key, default)``, a search loop's final
+    ``return None``: ``retfallback.code_fallback``), with no ``[]`` lookup or ``raise``
+    anywhere in reach."""
+    if exc.qualname not in ("KeyError", "LookupError") or reached.subscripts or reached.raised \
+            or not MISSING.search(condition) or fn.node is None or any(isinstance(n, ast.Raise) for n in ast.walk(fn.node)):
+        return None
+    return code_fallback(ctx, fn)
+
+
+def _guard_matches(ctx: ReviewContext, fn: Def, exc: Def, condition: str) -> bool:
+    """The stated condition can be the one an own ``raise`` of ``exc`` depends on: the
+    function raises it itself, and the condition names no parameter its guards ignore
+    ("if `timeout` is negative" over ``if retries < 0: raise ...`` is another condition)."""
+    if not raised_itself(ctx, reach(ctx, fn), exc):
+        return False
+    params = _condition_params(ctx, fn, condition)
+    if not params:
+        return True
+    guards = raise_guards(fn, {exc.short} | {d.short for d in ctx.subclasses(exc)})
+    return any(not g or g & params for g in guards)  # an unguarded raise happens whatever the condition
+
+
+def _raised_instead(ctx: ReviewContext, fn: Def, exc: Def, reached: Reach, condition: str) -> Def | None:
+    """The project exception ``fn`` raises itself under a guard that reads a parameter the
+    stated condition names, when it is not ``exc`` (its bases all resolved) and ``fn``
+    raises ``exc`` nowhere itself: what the caller gets on that condition instead."""
+    params = _condition_params(ctx, fn, condition) if _CONDITION.search(condition) else set()
+    if not params or exc.qualname in reached.own:
+        return None
+    found: list[Def] = []
+    for qual in sorted(reached.own):
+        other = reached.raised[qual]
+        if other.kind != "class" or not other.is_project or is_subclass(ctx, other, exc) or not _bases_known(ctx, other):
+            continue
+        guards = raise_guards(fn, {other.short})
+        if guards and all(g & params for g in guards):
+            found.append(other)
+    return found[0] if len(found) == 1 else None
+
+
+def _bases_known(ctx: ReviewContext, cls: Def) -> bool:
+    """Every base of ``cls`` up to ``object`` resolves (project classes or builtins)."""
+    stack, seen = [cls], set()
+    while stack:
+        cur = stack.pop()
+        if cur.kind == "external" or id(cur.node) in seen:
+            continue
+        if cur.kind != "class" or not isinstance(cur.node, ast.ClassDef):
+            return False
+        seen.add(id(cur.node))
+        bases, unknown = ctx.resolver.bases(cur)
+        if unknown:
+            return False
+        stack.extend(bases)
+    return True
+
+
+def _translated(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[str, str] | None:
+    """(caught, raised instead) when every call of ``fn`` is inside a ``try`` whose handler
+    for ``exc`` (or a base of it) raises an exception that is not ``exc``."""
+    handlers = translating_handlers(fn)
+    if not handlers or fn.module is None or own_raise_outside_try(fn, {exc.short}) is not None:
+        return None
+    for handler, raised in handlers:
+        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type] if handler.type else []
+        for t in types:
+            name = dotted(t)
+            caught = stated_exception(ctx, name) if name else None
+            if caught is None or not is_subclass(ctx, exc, caught):
+                continue
+            new = stated_exception(ctx, raised)
+            if new is None or is_subclass(ctx, new, exc):
+                return None  # it raises the stated exception (or a kind of it) after all
+            return name or "", raised.rsplit(".", 1)[-1]
+    return None
+
+
+def _check_never_any(ctx: ReviewContext, fn: Def) -> list[Finding]:
+    """"never raises" with no exception named: contradicted by a ``raise`` of its own that
+    nothing in it catches."""
+    node = own_raise_outside_try(fn, None)
+    if node is None:
+        return []
+    label = _label(fn)
+    raised = ast.unparse(node.exc.func if isinstance(node.exc, ast.Call) else node.exc) if node.exc else "?"
+    return [bad("contradicted", f"`{label}` never raises", f"`{label}` raises `{raised}` itself (line {node.lineno})",
+                ctx.evidence(fn), aspect="raises")]
+
+
+def _related_raised(ctx: ReviewContext, reached: object, exc: Def) -> bool:
+    """Something in reach raises a superclass of ``exc`` (``raise LookupError`` for a stated ``KeyError``)."""
+    raised = getattr(reached, "raised", {})
+    return any(is_subclass(ctx, exc, r) for r in raised.values())
+
+
+def _check_never(ctx: ReviewContext, fn: Def, exc: Def, name: str, label: str) -> list[Finding]:
+    """"never raises X": contradicted only by a ``raise X`` in its own body that nothing catches."""
+    names = {exc.qualname.rsplit(".", 1)[-1]}
+    names |= {d.qualname.rsplit(".", 1)[-1] for d in ctx.subclasses(exc)} if exc.kind == "class" else set()
+    node = own_raise_outside_try(fn, names)
+    if node is None:
+        return []
+    ev = ctx.evidence(fn)
+    return [bad("contradicted", f"`{label}` never raises `{name}`",
+                f"`{label}` raises `{name}` itself (line {node.lineno})", ev, aspect="raises")]
