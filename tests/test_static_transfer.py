@@ -237,3 +237,53 @@ def test_field_under_a_hand_written_description_is_read_like_a_docstring_field(e
     assert instance.verdict == "contradicted" and "type[...]" in instance.rationale, instance.rationale
     cls = by_text(found, ":param maker:")
     assert cls.verdict not in FLAGS, cls.rationale
+
+
+def test_a_stdlib_module_name_is_not_an_instance_and_weeks_are_time(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = tmp_path_factory.mktemp("modnames") / "proj"
+    write(root, "web/__init__.py", '"""Web."""\n')
+    write(root, "web/render.py", '''
+        class Json:
+            """The JSON renderer."""
+
+            def render(self, value: object) -> str:
+                return str(value)
+
+
+        class Cookie:
+            def __init__(self, max_age: int = 14 * 24 * 60 * 60) -> None:
+                """A cookie.
+
+                Args:
+                    max_age: Lifetime in seconds. Defaults to 2 weeks.
+                """
+                self.max_age = max_age
+
+
+        class Token:
+            def __init__(self, max_age: int = 7 * 24 * 60 * 60) -> None:
+                """A token.
+
+                Args:
+                    max_age: Lifetime in seconds. Defaults to 2 weeks.
+                """
+                self.max_age = max_age
+        ''')
+    write(root, "docs/render.md", '''
+        # Rendering
+
+        The `Json` renderer calls `json.dumps(value, indent=2)`, the standard library function.
+        ''')
+    eng = Engine.open(root)
+    try:
+        guide = review_doc(eng, "docs/render.md", StaticReviewer()).pairs()
+        module = review_doc(eng, "web/render.py", StaticReviewer()).pairs()
+    finally:
+        eng.close()
+    stdlib = by_text(guide, "The `Json` renderer calls")
+    assert stdlib.verdict not in FLAGS and "Json.dumps" not in stdlib.rationale, stdlib.rationale
+    weeks = [v for c, v in module if "Defaults to 2 weeks" in c.text]
+    assert len(weeks) == 2, [v.rationale for v in weeks]
+    held, wrong = weeks  # Cookie (two weeks in seconds), then Token (one week)
+    assert held.verdict not in FLAGS, held.rationale
+    assert wrong.verdict == "contradicted" and "max_age" in wrong.rationale, wrong.rationale
