@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -340,29 +341,23 @@ def check_upstream(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     return [] if claim.symbols else [_unchecked(page, best)]
 
 
+# How each kind of conflict reads in a rationale: "`rfc.md` (line 3) <this>: “quote”".
+_SAID: dict[str, Callable[[Conflict], str]] = {
+    "opposite": lambda c: f"calls it {c.theirs}, not {c.ours}",
+    "defined": lambda c: f"says {c.theirs}, not {c.ours.split(' is ', 1)[1]}",  # "`P1M` is one month, not one minute"
+    "quantifier": lambda c: f"asks for {c.theirs}, not {c.ours}",
+    "unit": lambda c: f"gives it in {c.theirs}, not {c.ours}",
+    "forbidden": lambda c: f"rules it out ({c.theirs})",
+    "none": lambda c: f"says there is no {c.ours}",
+    "requirement": lambda c: f"makes it {c.theirs}, the doc makes it {c.ours}",
+    "negated": lambda c: f"states the opposite: the doc {c.ours} its rule",
+    "excluded": lambda c: f"lists {c.ours} in one set with {c.theirs}, the doc sets it apart",
+    "subset": lambda c: f"gives {c.theirs}; the doc leaves some out ({c.ours})",
+}
+
+
 def _conflict_finding(page: Page, s: Sentence, conflict: Conflict) -> Finding:
-    if conflict.kind == "opposite":
-        said = f"calls it {conflict.theirs}, not {conflict.ours}"
-    elif conflict.kind == "defined":
-        said = f"says {conflict.theirs}, not {conflict.ours.split(' is ', 1)[1]}"  # "`P1M` is one month, not one minute"
-    elif conflict.kind == "quantifier":
-        said = f"asks for {conflict.theirs}, not {conflict.ours}"
-    elif conflict.kind == "unit":
-        said = f"gives it in {conflict.theirs}, not {conflict.ours}"
-    elif conflict.kind == "forbidden":
-        said = f"rules it out ({conflict.theirs})"
-    elif conflict.kind == "none":
-        said = f"says there is no {conflict.ours}"
-    elif conflict.kind == "requirement":
-        said = f"makes it {conflict.theirs}, the doc makes it {conflict.ours}"
-    elif conflict.kind == "negated":
-        said = f"states the opposite: the doc {conflict.ours} its rule"
-    elif conflict.kind == "excluded":
-        said = f"lists {conflict.ours} in one set with {conflict.theirs}, the doc sets it apart"
-    elif conflict.kind == "subset":
-        said = f"gives {conflict.theirs}; the doc leaves some out ({conflict.ours})"
-    else:
-        said = f"lists {conflict.theirs}, which does not include {conflict.ours}"
+    said = _SAID.get(conflict.kind, lambda c: f"lists {c.theirs}, which does not include {c.ours}")(conflict)
     status = "incomplete" if conflict.kind == "subset" else "contradicted"
     return bad(status, f"{conflict.ours} agrees with `{s.path}`",
                f"`{s.path}` (line {s.start_line}) {said}: “{_quote(s)}”", _evidence(page, s), aspect="behaviour")
