@@ -36,6 +36,7 @@ from caas_tui.retrieve.evaluate import load_findings
 from caas_tui.review import make_reviewer, review_doc
 from caas_tui.review.base import Reviewer
 from caas_tui.review.manifest import matching
+from caas_tui.review.merge import merge_reviews
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results" / "review.json"
@@ -82,12 +83,21 @@ def _row(category: str, entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def evaluate(root: Path, reviewer: Reviewer, index_dir: Path) -> dict[str, Any]:
-    """Review every doc the manifest at ``root`` names and score each entry against it."""
+def evaluate(root: Path, reviewer: Reviewer, index_dir: Path, *, also: Reviewer | None = None) -> dict[str, Any]:
+    """Review every doc the manifest at ``root`` names and score each entry against it.
+
+    With ``also`` (the ``execute`` reviewer), each doc is reviewed by both and the verdicts are
+    merged as ``review --execute`` merges them: the deciding verdict per claim.
+    """
     findings = load_findings(root / "FINDINGS.toml")
     engine = Engine.open(root, index_dir=index_dir)
     try:
-        reviews = {doc: review_doc(engine, doc, reviewer) for doc in sorted({f.doc for f in findings})}
+        reviews = {}
+        for doc in sorted({f.doc for f in findings}):
+            review = review_doc(engine, doc, reviewer)
+            if also is not None:
+                review, _ = merge_reviews(review, review_doc(engine, doc, also))
+            reviews[doc] = review
     finally:
         engine.close()
     entries: list[dict[str, Any]] = []
@@ -106,7 +116,8 @@ def evaluate(root: Path, reviewer: Reviewer, index_dir: Path) -> dict[str, Any]:
     by_surface = [_row(name, [e for e in entries if e["surface"] is want])
                   for name, want in (("surface", True), ("behaviour", False))]
     rows = [_row(c, by_cat[c]) for c in cats] + [_row("all", entries)]
-    return {"project": root.name, "root": _display(root), "reviewer": reviewer.name, "rows": rows,
+    name = reviewer.name if also is None else f"{reviewer.name}+{also.name}"
+    return {"project": root.name, "root": _display(root), "reviewer": name, "rows": rows,
             "by_surface": by_surface, "findings": entries}
 
 
@@ -149,7 +160,7 @@ def table(results: Sequence[dict[str, Any]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--reviewer", action="append", choices=("static", "claude"),
+    ap.add_argument("--reviewer", action="append", choices=("static", "claude", "static+execute"),
                     help="reviewer(s) to run (repeatable; default: static and claude)")
     ap.add_argument("--root", type=Path, action="append", help="project root(s) with a FINDINGS.toml (default: all)")
     ap.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
@@ -159,13 +170,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: list[dict[str, Any]] = []
     skipped: dict[str, str] = {}
     for name in args.reviewer or ["static", "claude"]:
+        base, _, extra = name.partition("+")
         for root in roots:
-            reviewer, why = pick_reviewer(name, root)
+            reviewer, why = pick_reviewer(base, root)
             if reviewer is None:
                 skipped[name] = why or "unavailable"
                 break
+            also = None
+            if extra == "execute":
+                from caas_tui.review.execute import ExecuteReviewer  # the sandbox: only when asked for
+
+                also = ExecuteReviewer()
             with tempfile.TemporaryDirectory(prefix="caas-bench-review-") as tmp:
-                results.append(evaluate(root, reviewer, Path(tmp)))
+                results.append(evaluate(root, reviewer, Path(tmp), also=also))
     for name, why in skipped.items():
         print(f"{name}: skipped ({why})", file=sys.stderr if args.json else sys.stdout)
     payload = {"results": results, "skipped": skipped}

@@ -60,3 +60,19 @@ def test_surface_split_partitions_the_entries(result: dict) -> None:
         assert split["surface"][key] + split["behaviour"][key] == all_row[key], key
     surface_defects = [e for e in result["findings"] if e["surface"] and e["expected"] != "consistent"]
     assert split["surface"]["defects"] == len(surface_defects)
+
+
+def test_execute_merge_keeps_every_static_flag(result: dict, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``--reviewer static+execute`` merges as ``review --execute`` does: a run can add a flag
+    (the sample's tutorial has a block whose traceback goes through project code) but never
+    hides a static one."""
+    from caas_tui.review.execute import ExecuteReviewer
+
+    merged = _bench().evaluate(SAMPLE, StaticReviewer(), tmp_path_factory.mktemp("bench-review-exec"),
+                               also=ExecuteReviewer())
+    assert merged["reviewer"] == "static+execute"
+    flags = ("contradicted", "incomplete")
+    static_flagged = {e["id"] for e in result["findings"] if e["label"] in flags}
+    merged_flagged = {e["id"] for e in merged["findings"] if e["label"] in flags}
+    assert static_flagged <= merged_flagged
+    assert merged_flagged - static_flagged, "the sandboxed run adds no detection on the sample"
