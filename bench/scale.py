@@ -13,8 +13,9 @@ count (defs + classes + one per file) reaches the target.
     python bench/scale.py --crossover-only [--vectors INDEX/vectors/vectors.npy] [--usearch-max N]
 
 Each backend run also reports its dense index against exact search of the same vectors
-on the bench's queries (recall@10, both latencies) and the peak RSS as each build phase
-began (chunking, embedding, lexical commit, built).
+on the bench's queries (recall@10, both latencies), the peak RSS as each build phase
+began (chunking, embedding, lexical commit, built) and each phase's wall and CPU time
+(this process and the chunking worker apart), so a run's time can be projected by stage.
 """
 
 from __future__ import annotations
@@ -95,18 +96,24 @@ def run_backend(corpus: Path, index_dir: Path, lexical: str, n_queries: int) -> 
 
     memory_at: dict[str, dict[str, float]] = {}
 
+    clock_at: dict[str, tuple[float, float, float]] = {}  # phase -> (wall, this process's CPU, children's CPU)
+
     def progress(phase: str, done: int, total: int) -> None:  # peak RSS so far, as each build phase starts
         if phase not in rss_at:
             rss_at[phase] = _peak_rss_mb()
             memory_at[phase] = _memory_mb()
+            clock_at[phase] = _clock(t0)
 
     t0 = time.perf_counter()
+    clock_at["open"] = _clock(t0)
     engine = Engine.open(corpus, index_dir=index_dir, lexical=lexical, progress=progress)
     cold = time.perf_counter() - t0
     rss_at["built"] = _peak_rss_mb()
     memory_at["built"] = _memory_mb()
+    clock_at["built"] = _clock(t0)
     # the build's numbers now, in case the queries do not finish on a loaded machine
-    partial = {"lexical": lexical, "cold_index_s": cold, "peak_rss_mb_before_phase": rss_at,
+    phases = _phase_times(clock_at)
+    partial = {"lexical": lexical, "cold_index_s": cold, "phases": phases, "peak_rss_mb_before_phase": rss_at,
                "memory_mb_at_phase": memory_at, "index_mb": _dir_mb(index_dir), "load_avg_1m": os.getloadavg()[0]}
     index_dir.with_name(index_dir.name + ".build.json").write_text(json.dumps(partial, indent=2))
     # A sample of chunks by id, not engine.chunks(): reading every row (~1 GB at 500k) is
@@ -137,12 +144,46 @@ def run_backend(corpus: Path, index_dir: Path, lexical: str, n_queries: int) -> 
     dense = dense_vs_exact(engine, queries)
     engine.close()
     return {
-        "lexical": lexical, "chunks": len(ids), "cold_index_s": cold, "refresh_one_file_s": one_file,
+        "lexical": lexical, "chunks": len(ids), "cold_index_s": cold, "phases": phases, "refresh_one_file_s": one_file,
         "latency": latency, "index_mb": _dir_mb(index_dir),
         "peak_rss_mb": _peak_rss_mb(), "peak_rss_mb_before_phase": rss_at, "memory_mb_at_phase": memory_at,
         "dense_index": dense,
         "load_avg_1m_at_end": os.getloadavg()[0],  # 2 cores shared with other jobs: read timings with it
     }
+
+
+def _clock(t0: float) -> tuple[float, float, float]:
+    """(wall since ``t0``, CPU of this process's threads, CPU of its children: the chunking
+    worker while it runs, read from /proc, plus the children already waited for)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    done = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.perf_counter() - t0, own.ru_utime + own.ru_stime, done.ru_utime + done.ru_stime + _live_children_cpu()
+
+
+def _live_children_cpu() -> float:
+    """CPU seconds of this process's children still running (Linux; 0 elsewhere)."""
+    total, me, tick = 0.0, os.getpid(), os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile, or not readable
+        if int(fields[1]) == me:  # after ")": state, ppid, ... utime is field 14, stime 15 of the line
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def _phase_times(clock_at: dict[str, tuple[float, float, float]]) -> dict[str, dict[str, float]]:
+    """Each build phase's wall and CPU, from its start to the next one's (progress phases in the order
+    they began: open (discovery, reading and hashing the files, the first 50 files chunked) -> chunking (the
+    rest chunked, embedded and fed as they come) -> embedding (the last vectors) -> lexical (the commit:
+    lexical, vectors with their k-means lists, chunk store, graph) -> built)."""
+    order = sorted(clock_at.items(), key=lambda kv: kv[1][0])
+    out: dict[str, dict[str, float]] = {}
+    for (name, (wall, own, kids)), (_, (wall2, own2, kids2)) in zip(order, order[1:], strict=False):
+        out[name] = {"wall_s": round(wall2 - wall, 2), "cpu_main_s": round(own2 - own, 2),
+                     "cpu_children_s": round(kids2 - kids, 2)}
+    return out
 
 
 def _peak_rss_mb() -> float:

@@ -42,6 +42,8 @@ LEXICAL_BACKENDS: tuple[str, ...] = ("whoosh", "tantivy")  # index/lexical_selec
 
 @dataclass(frozen=True, slots=True)
 class Config:
+    """The defaults, ``caas.toml`` over them, then command-line overrides (``load_config``)."""
+
     root: Path
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()

@@ -124,6 +124,8 @@ class Claim:
 
 @dataclass(frozen=True, slots=True)
 class EvidenceSpan:
+    """The lines of a file a verdict rests on, with their hash when judged."""
+
     path: str
     start_line: int
     end_line: int
@@ -149,6 +151,8 @@ class Fix:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
+    """What one reviewer concluded about one claim, and on what evidence."""
+
     claim_id: str
     verdict: VerdictLabel
     reviewer: str  # "static" | "claude" — never blank: every verdict names its producer

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from whoosh.writing import SegmentWriter
 
-from caas_tui.index import lexical as lexical_module
 from caas_tui.index import refresh as refresh_module
 from caas_tui.index import store as store_module
 from caas_tui.index import whoosh_writer
@@ -89,7 +88,8 @@ def test_fast_writer_answers_as_whoosh_writer(tmp_path: Path, monkeypatch: pytes
     chunks = _chunks(400)
     monkeypatch.setattr(whoosh_writer, "MAX_POSTINGS", max_postings)  # 300: hands over to Whoosh's pool midway
     fast = _build(tmp_path / "fast", chunks)
-    monkeypatch.setattr(lexical_module, "FastSegmentWriter", lambda ix, **kw: SegmentWriter(ix, **kw))
+    # lexical.py imports the writer when it first writes: replace it where it is looked up
+    monkeypatch.setattr(whoosh_writer, "FastSegmentWriter", lambda ix, **kw: SegmentWriter(ix, **kw))
     plain = _build(tmp_path / "plain", chunks)
     try:
         assert fast.doc_count() == plain.doc_count() == 400

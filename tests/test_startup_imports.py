@@ -43,6 +43,11 @@ OTHER = ("watchfiles", "usearch")
 BUILD_ONLY = ("caas_tui.ingest.python", "caas_tui.ingest.markdown", "caas_tui.ingest.rst", "caas_tui.ingest.text",
               "caas_tui.ingest.treesitter", "tree_sitter", "caas_tui.graph.build", "caas_tui.graph.resolve",
               "caas_tui.graph.pyfacts", "caas_tui.graph.tsfacts", "caas_tui.graph.docfacts")
+# Only writing the index needs these: the build stream, the graph's own types (opening an index
+# hashes graph.jsonl, it decodes no fragment), chunk ids, Whoosh's writer, and concurrent.futures
+# (which imports logging). A search that finds every file unchanged writes nothing.
+WRITE_ONLY = ("caas_tui.index.buildstream", "caas_tui.graph.model", "caas_tui.ingest.ids", "caas_tui.index.whoosh_writer",
+              "whoosh.writing", "concurrent.futures", "logging")
 # The shipped model runs without model2vec (index/encoders/plainstatic.py) and the other
 # encoder families' modules load only for their specs.
 MODEL_EXTRAS = ("model2vec", "joblib", "tqdm", "safetensors", "caas_tui.index.encoders.st",
@@ -94,6 +99,7 @@ def test_search_json(tmp_path: Path, project: Path) -> None:
     assert "caas_tui.index.encoders.wordpiece" in mods
     assert _loaded(mods, *MODEL_EXTRAS) == []
     assert _loaded(mods, *BUILD_ONLY) == []
+    assert _loaded(mods, *WRITE_ONLY) == []
     assert "tantivy" not in mods  # the other lexical backend is imported only when chosen
     assert _loaded(mods, "rich") == []  # --json prints no table and (no tty) no progress bar
 
@@ -120,7 +126,7 @@ def test_search_prose_query_reads_the_candidates_stored_token_ids(tmp_path: Path
 def test_search_bm25_loads_no_model(tmp_path: Path, project: Path) -> None:
     mods = _imported(tmp_path, "search", "--root", str(project), "--json", "--mode", "bm25", "parse")
     assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, *OTHER, "model2vec", "tokenizers") == []
-    assert _loaded(mods, *MODEL_EXTRAS, *BUILD_ONLY, "caas_tui.index.encoders.plainstatic") == []
+    assert _loaded(mods, *MODEL_EXTRAS, *BUILD_ONLY, *WRITE_ONLY, "caas_tui.index.encoders.plainstatic") == []
 
 
 def test_search_after_an_edit_chunks_only_that_language(tmp_path: Path, project: Path) -> None:
@@ -132,6 +138,7 @@ def test_search_after_an_edit_chunks_only_that_language(tmp_path: Path, project:
                       encoding="utf-8")
     mods = _imported(tmp_path, "search", "--root", str(edited), "--json", "added_for_the_test")
     assert {"caas_tui.ingest.python", "caas_tui.graph.pyfacts"} <= mods
+    assert set(WRITE_ONLY) <= mods  # the names test_search_json keeps out are the ones a write loads
     assert _loaded(mods, "caas_tui.ingest.markdown", "caas_tui.ingest.rst", "caas_tui.ingest.treesitter",
                    "tree_sitter", "caas_tui.graph.tsfacts", "caas_tui.graph.build", *MODEL_EXTRAS) == []
 
@@ -163,3 +170,42 @@ def test_command_list_matches_each_command(tmp_path: Path) -> None:
         sub = argparse.ArgumentParser().add_subparsers()
         load_command(name).add_parser(sub)
         assert [a.help for a in sub._choices_actions] == [help_line], name
+
+
+_GC_RUNNER = """
+import contextlib, gc, io, json, sys
+from caas_tui.cli.main import main
+as_program = sys.argv[1] == "program"
+args = sys.argv[2:]
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    if as_program:
+        sys.argv = ["caas-tui", *args]
+        rc = main()
+    else:
+        rc = main(args)
+print(json.dumps({"rc": rc, "frozen": gc.get_freeze_count(), "enabled": gc.isenabled(), "out": out.getvalue()}))
+"""
+
+
+def _gc_state(tmp_path: Path, how: str, *args: str) -> dict[str, object]:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.run([sys.executable, "-c", _GC_RUNNER, how, *args], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def test_the_program_freezes_what_it_imported_and_a_caller_keeps_its_collector(tmp_path: Path, project: Path) -> None:
+    """Run as the program (``main()``), the CLI takes the objects its imports made out of the
+    cycle collector's walks (``gc.freeze``) and leaves the collector on; called with arguments
+    (a test, a tool embedding it), it leaves the caller's collector as it found it. The answer
+    is the same either way."""
+    args = ("search", "--root", str(project), "--json", "parse a config file")
+    program = _gc_state(tmp_path, "program", *args)
+    caller = _gc_state(tmp_path, "caller", *args)
+    assert program["rc"] == caller["rc"] == 0
+    assert program["enabled"] is True and caller["enabled"] is True
+    assert isinstance(program["frozen"], int) and program["frozen"] > 10_000
+    assert caller["frozen"] == 0
+    assert program["out"] == caller["out"] and json.loads(str(program["out"]))["hits"]

@@ -287,3 +287,39 @@ def test_a_stdlib_module_name_is_not_an_instance_and_weeks_are_time(tmp_path_fac
     held, wrong = weeks  # Cookie (two weeks in seconds), then Token (one week)
     assert held.verdict not in FLAGS, held.rationale
     assert wrong.verdict == "contradicted" and "max_age" in wrong.rationale, wrong.rationale
+
+
+def test_monotonic_clock_written_with_its_module_is_not_wall_time(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The platform rule "`time.monotonic()` is no wall-clock time" fires for ``import time`` code:
+    naming the module ``time`` is not a call of ``time.time()``."""
+    root = tmp_path_factory.mktemp("clocks") / "proj"
+    write(root, "lease/__init__.py", '"""Leases."""\n')
+    write(root, "lease/stamp.py", '''
+        import time
+
+
+        def stamp_mono() -> float:
+            """The lease's stamp."""
+            return time.monotonic()
+
+
+        def stamp_wall() -> float:
+            """The lease's stamp."""
+            return time.time()
+        ''')
+    write(root, "docs/leases.md", '''
+        # Leases
+
+        `stamp_mono()` returns the current Unix timestamp.
+
+        `stamp_wall()` returns the current Unix timestamp.
+        ''')
+    eng = Engine.open(root)
+    try:
+        guide = review_doc(eng, "docs/leases.md", StaticReviewer()).pairs()
+    finally:
+        eng.close()
+    mono = by_text(guide, "`stamp_mono()` returns")
+    wall = by_text(guide, "`stamp_wall()` returns")
+    assert mono.verdict == "contradicted" and "reference point" in mono.rationale, mono.rationale
+    assert wall.verdict not in FLAGS, wall.rationale

@@ -43,6 +43,31 @@ def test_token_ids_are_the_encoders_tokens_and_rows_are_unit_vectors(encoder: To
     assert np.allclose(np.linalg.norm(units, axis=1), 1.0, atol=1e-5) and (norms > 0).all()
 
 
+def test_token_rows_are_the_tables_rows_whatever_was_asked_before() -> None:
+    # the rows are kept between calls (a long-lived engine asks for the same tokens again): each
+    # answer must be the table's rows made unit length, whichever rows earlier calls computed
+    enc = load_encoder("")  # its own instance: no rows kept yet
+    assert isinstance(enc, TokenVectors)
+    table = enc._model.embedding  # type: ignore[attr-defined]
+    rng = np.random.default_rng(3)
+    for ids in [np.array([5, 7, 5, 900]), rng.choice(len(table), 300, replace=False), np.array([7]),
+                np.array([], dtype=np.int64), rng.choice(len(table), 50)]:
+        rows = np.asarray(table[ids], dtype=np.float32).reshape(len(ids), table.shape[1])
+        want_norms = np.linalg.norm(rows, axis=1)
+        want = rows / np.where(want_norms > 0, want_norms, 1.0)[:, None]
+        units, norms = enc.token_rows(ids)
+        assert units.shape == want.shape and units.dtype == np.float32
+        assert np.array_equal(units, want) and np.array_equal(norms, want_norms)
+
+
+def test_name_cover_counts_only_words_the_name_holds() -> None:
+    vocabulary = frozenset({"zz", "get", "line", "empty", "ge"})
+    assert name_cover("get_empty_line", vocabulary) == 1.0  # 12 of 12 letters
+    assert name_cover("getline", frozenset({"zz", "qq"})) == 0.0
+    assert name_cover("gettline", vocabulary) == pytest.approx(7 / 8)  # "get" + "line": one "t" left
+    assert name_cover("___", vocabulary) == 0.0
+
+
 def test_rescore_lifts_a_close_candidate_whose_tokens_and_name_match(encoder: TokenVectors) -> None:
     chunks = {
         "a": _chunk("a", "pkg.a.render_page", "def render_page(html):\n    return template(html)\n"),

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterator, Mapping, MutableMapping
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from caas_tui.errors import IndexStoreError
-from caas_tui.graph.model import Fragment
+
+if TYPE_CHECKING:
+    # Imported where a line is decoded: opening an index for a search only hashes graph.jsonl,
+    # and graph/model.py's dataclasses cost a one-shot command several milliseconds (issue 20).
+    from caas_tui.graph.model import Fragment
 
 # Bump whenever extraction changes what a fragment holds: an old file is then
 # refused and the index rebuilt, instead of silently resolving stale facts.
@@ -49,7 +52,7 @@ def _line_path(line: str) -> str:
     return data["path"]
 
 
-class FragmentLines(MutableMapping[str, Fragment]):
+class FragmentLines(MutableMapping[str, "Fragment"]):
     """Fragments by path, held as their ``graph.jsonl`` lines. A fragment is decoded when it
     is first read and then kept (the same object on every read), and encoded when it is set."""
 
@@ -69,6 +72,8 @@ class FragmentLines(MutableMapping[str, Fragment]):
         fragment = self._decoded.get(path)
         if fragment is None:
             line = self._lines[path]  # KeyError: not here
+            from caas_tui.graph.model import Fragment
+
             try:
                 fragment = Fragment.from_json(json.loads(line))
             except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -101,6 +106,8 @@ def save_fragments(directory: Path, fragments: Mapping[str, Fragment]) -> None:
     else:
         lines = [_line(fragments[p]) for p in sorted(fragments)]
     header = json.dumps({"schema": GRAPH_SCHEMA, "files": len(lines)})
+    import tempfile  # writers only (a search opens graph.jsonl and writes nothing)
+
     fd, tmp = tempfile.mkstemp(prefix=".graph-", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -16,11 +16,11 @@ from functools import partial
 import numpy as np
 
 from caas_tui.errors import IndexStoreError
-from caas_tui.graph import Fragment
+from caas_tui.graph import Fragment, FragmentLines
 from caas_tui.index.chunkdb import ChunkWriter
 from caas_tui.index.manifest import FileRecord, Manifest
-from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
-from caas_tui.index.refresh import OrderedVectors, Progress, RefreshStats, chunk_files
+from caas_tui.index.protocols import Encoder, LexicalBackend, PreAnalyzed, VectorIndex
+from caas_tui.index.refresh import FragmentLine, OrderedVectors, Progress, RefreshStats, chunk_files
 from caas_tui.index.tokenids import token_blobs
 from caas_tui.models import Chunk, SourceFile
 
@@ -79,17 +79,23 @@ def stream_chunks(todo: list[SourceFile], targets: BuildTargets, stats: RefreshS
             unmade.clear()
             return stored
 
-        # the workers (when there are) also make the token blobs: this process is the busier one
+        # the workers (when there are) also make the token blobs when this process lags behind,
+        # and the lexical analysis, where the backend's can run there
+        pre = lexical if isinstance(lexical, PreAnalyzed) else None
+        analysis = pre.analysis() if pre is not None else None
         for i, (chunks, fragment, warnings, computed) in enumerate(
-                chunk_files(todo, encoder, ordered.unembedded, partial(token_blobs, encoder)), 1):
+                chunk_files(todo, encoder, ordered.unembedded, partial(token_blobs, encoder), analysis), 1):
             src, todo[i - 1] = todo[i - 1], DONE_FILE  # let go of the file's text: chunk_files slices only ahead
             stats.warnings.extend(warnings)
             stats.chunks_added += len(chunks)
-            targets.fragments[src.path] = fragment
+            _keep_fragment(targets.fragments, src.path, fragment)
             targets.manifest.files[src.path] = FileRecord(
                 sha256=src.sha256, mtime=src.mtime, size=src.size, kind=src.kind, chunks=[c.id for c in chunks]
             )
-            lexical.add(chunks)
+            if computed.lexical is not None and pre is not None:
+                pre.add_analyzed(chunks, computed.lexical)
+            else:
+                lexical.add(chunks)
             ordered.add(chunks, computed.vectors)
             if computed.tokens is None:
                 unmade.extend(range(len(batch), len(batch) + len(chunks)))
@@ -111,3 +117,12 @@ def stream_chunks(todo: list[SourceFile], targets: BuildTargets, stats: RefreshS
                 progress("embedding", embedded, stats.chunks_added)
     if rows.added != stats.chunks_added:
         raise IndexStoreError(f"{rows.added} chunk rows written for {stats.chunks_added} chunks")
+
+
+def _keep_fragment(fragments: MutableMapping[str, Fragment], path: str, fragment: FragmentLine) -> None:
+    if isinstance(fragments, FragmentLines):  # what a store holds: the line as it is
+        fragments.put_line(path, fragment.line)
+    else:
+        lines = FragmentLines()
+        lines.put_line(path, fragment.line)
+        fragments[path] = lines[path]

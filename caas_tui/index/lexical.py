@@ -14,7 +14,7 @@ import itertools
 import time
 from collections.abc import Generator, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whoosh import index as whoosh_index
 from whoosh.collectors import Collector, WrappingCollector
@@ -26,7 +26,6 @@ from whoosh.reading import IndexReader, SegmentReader
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher, TimeLimit
 from whoosh.system import pack_uint
-from whoosh.writing import MERGE_SMALL, SegmentWriter
 
 from caas_tui.errors import IndexStoreError
 from caas_tui.index.analysis import CodeAnalyzer, code_analyzer
@@ -38,8 +37,11 @@ from caas_tui.index.lexical_plan import (
     plan_queries,
 )
 from caas_tui.index.pending import BufferedWriter
-from caas_tui.index.whoosh_writer import FastSegmentWriter
 from caas_tui.models import Chunk, Kind
+
+if TYPE_CHECKING:
+    # Writing loads on the first write: a one-shot search only reads (issue 20).
+    from whoosh.writing import SegmentWriter
 
 PREFIX_SCAN = 4096  # terms scanned per field and prefix: bounds a keystroke's cost
 LOCK_TIMEOUT = 2.0  # seconds to wait for another writer's commit to finish
@@ -78,7 +80,7 @@ def make_schema() -> Schema:
     )
 
 
-class WhooshLexical(BufferedWriter[SegmentWriter]):
+class WhooshLexical(BufferedWriter["SegmentWriter"]):
     """``LexicalBackend`` over a Whoosh index directory."""
 
     def __init__(self, ix: whoosh_index.FileIndex, directory: Path) -> None:  # use create/open
@@ -123,6 +125,8 @@ class WhooshLexical(BufferedWriter[SegmentWriter]):
             ) from exc
 
     def _open_writer(self) -> SegmentWriter:
+        from caas_tui.index.whoosh_writer import FastSegmentWriter
+
         try:
             return FastSegmentWriter(self._ix, timeout=LOCK_TIMEOUT, delay=0.05, limitmb=LIMIT_MB)
         except LockError as exc:
@@ -245,6 +249,8 @@ def _merge_policy(writer: SegmentWriter, segments: list[Any]) -> list[Any]:
                 reader.close()
         else:
             kept.append(segment)
+    from whoosh.writing import MERGE_SMALL
+
     return MERGE_SMALL(writer, kept)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import tantivy
@@ -30,7 +30,34 @@ from caas_tui.models import Chunk, Kind
 SCHEMA_FILE = "caas-schema.json"
 SCHEMA_TAG = {"backend": "tantivy", "version": 1}
 WRITER_HEAP = 256 * 1024 * 1024  # bytes, split across the writer threads
-WRITER_THREADS = 2  # this machine's kind has two cores
+# One: documents then keep the order they were added in (equal scores rank the same way in
+# every build of the same files; two threads dealt them to segments by timing), and a build's
+# other core is chunking. Stdlib copy, add + commit CPU: 0.91 s with one thread, 0.94-1.06 with two.
+WRITER_THREADS = 1
+
+
+# A chunk's analyzed fields, each its terms space-separated: path, symbol, content
+DocTerms = tuple[str, str, str]
+_analyzers: tuple[CodeAnalyzer, CodeAnalyzer] | None = None  # this process's: their caches fill as it goes
+
+
+def document_terms(chunks: Sequence[Chunk]) -> list[DocTerms]:
+    """What tantivy indexes of each chunk besides its id and kind. A build's chunking worker
+    runs this (``PreAnalyzed``): in the indexing process it was half of its main thread's
+    time (py-spy, stdlib copy), competing for the GIL with the embedding thread."""
+    global _analyzers
+    if _analyzers is None:
+        # symbol and path with dotted names; content without: same choice as the Whoosh schema
+        _analyzers = (code_analyzer(), CodeAnalyzer(dotted=0))
+    names, bodies = _analyzers
+    out: list[DocTerms] = []
+    path, path_terms = None, ""
+    for c in chunks:
+        if c.path != path:  # a file's chunks arrive together
+            path, path_terms = c.path, names.terms_text(c.path)
+        out.append((path_terms, names.terms_text(c.symbol or ""),
+                    bodies.terms_text(c.context_header() + "\n" + c.text)))
+    return out
 
 
 def _schema() -> tantivy.Schema:
@@ -53,8 +80,8 @@ class TantivyLexical(BufferedWriter[tantivy.IndexWriter]):
         self._index = index
         self._dir = directory
         self._schema = _schema()
-        self._names = code_analyzer()  # symbol and path, with dotted names
-        self._bodies = CodeAnalyzer(dotted=0)  # content: same choice as the Whoosh schema
+        self._names = code_analyzer()  # the query plan's: symbol and path analysis
+        self._analyzed: dict[str, DocTerms] = {}  # of pending chunks, where add_analyzed was given them
         self._searcher = index.searcher()
         self._closed = False
         self.time_limit = TIME_LIMIT
@@ -88,19 +115,37 @@ class TantivyLexical(BufferedWriter[tantivy.IndexWriter]):
             raise IndexStoreError(f"lexical index at {directory} is corrupt ({type(exc).__name__}); rebuild it") from exc
 
     # -- writing -----------------------------------------------------------------
+    def analysis(self) -> Callable[[Sequence[Chunk]], Sequence[object]]:
+        return document_terms
+
+    def add(self, chunks: Sequence[Chunk]) -> None:
+        with self._lock:
+            for c in chunks:
+                self._analyzed.pop(c.id, None)  # a re-added chunk is analyzed anew
+            super().add(chunks)
+
+    def add_analyzed(self, chunks: Sequence[Chunk], analyzed: Sequence[object]) -> None:
+        if len(analyzed) != len(chunks):
+            raise ValueError(f"{len(analyzed)} analyzed documents for {len(chunks)} chunks")
+        with self._lock:
+            super().add(chunks)
+            for c, terms in zip(chunks, analyzed, strict=True):
+                self._analyzed[c.id] = terms  # type: ignore[assignment]  # made by document_terms
+
+    def delete(self, chunk_ids: Sequence[str]) -> None:
+        with self._lock:
+            for cid in chunk_ids:
+                self._analyzed.pop(cid, None)
+            super().delete(chunk_ids)
+
     def _documents(self, chunks: Iterable[Chunk]) -> Iterable[tantivy.Document]:
-        names, bodies = self._names, self._bodies
-        path, path_terms = None, ""
-        for c in chunks:
-            if c.path != path:  # a file's chunks arrive together
-                path, path_terms = c.path, names.terms_text(c.path)
-            yield tantivy.Document(
-                id=c.id,
-                kind=c.kind,
-                path=path_terms,
-                symbol=names.terms_text(c.symbol or ""),
-                content=bodies.terms_text(c.context_header() + "\n" + c.text),
-            )
+        analyzed = self._analyzed
+        todo = list(chunks)
+        made = iter(document_terms([c for c in todo if c.id not in analyzed]))
+        for c in todo:
+            found = analyzed.pop(c.id, None)
+            path, symbol, content = found if found is not None else next(made)
+            yield tantivy.Document(id=c.id, kind=c.kind, path=path, symbol=symbol, content=content)
 
     def _open_writer(self) -> tantivy.IndexWriter:
         try:
@@ -192,6 +237,7 @@ class TantivyLexical(BufferedWriter[tantivy.IndexWriter]):
         """Release the searcher. Uncommitted changes are dropped. Idempotent."""
         with self._lock:
             self._drop_pending()
+            self._analyzed.clear()
             self._closed = True
 
     def _check_open(self) -> None:

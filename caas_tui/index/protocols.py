@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -37,6 +37,19 @@ class LexicalBackend(Protocol):
     def doc_count(self) -> int: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class PreAnalyzed(Protocol):
+    """A lexical backend whose analysis of a chunk can run in another process (a build's
+    chunking worker) and be handed to it with the chunk."""
+
+    def analysis(self) -> Callable[[Sequence[Chunk]], Sequence[object]]:
+        """A function of chunks to what ``add_analyzed`` takes for them; it holds no state of
+        this index (a forked worker calls it)."""
+
+    def add_analyzed(self, chunks: Sequence[Chunk], analyzed: Sequence[object]) -> None:
+        """``add(chunks)``, with ``analyzed`` made for them by ``analysis()``."""
 
 
 @runtime_checkable

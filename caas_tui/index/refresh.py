@@ -13,18 +13,18 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from caas_tui.graph import extract_fragment
 from caas_tui.index.protocols import Encoder
-from caas_tui.ingest import chunk_file
 from caas_tui.limits import LARGE_FILE_BYTES, MAX_CHUNKS_PER_FILE
 from caas_tui.models import Chunk, SourceFile
 from caas_tui.sources import Skipped
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     import numpy as np
 
     from caas_tui.graph import Fragment
@@ -46,6 +46,8 @@ def embed_text(chunk: Chunk) -> str:
 
 @dataclass(slots=True)
 class RefreshStats:
+    """What one refresh or rebuild did: files and chunks added, changed, removed, skipped."""
+
     added: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
@@ -67,6 +69,8 @@ def chunk_bounded(src: SourceFile, stats: RefreshStats) -> tuple[list[Chunk], Fr
     """Chunks and graph fragment of one file, in memory proportional to the file: a file over
     LARGE_FILE_BYTES (only reachable by raising the size cap) is cut in line windows, never
     parsed (an AST of 20 MB of Python takes gigabytes), and keeps MAX_CHUNKS_PER_FILE chunks."""
+    from caas_tui.ingest import chunk_file  # the chunkers load only when a file changed (a search's refresh)
+
     if src.size <= LARGE_FILE_BYTES:
         chunks = chunk_file(src)
         return chunks, extract_fragment(src, chunks)
@@ -82,49 +86,76 @@ def chunk_bounded(src: SourceFile, stats: RefreshStats) -> tuple[list[Chunk], Fr
 
 
 Tokens = Callable[[Sequence[Chunk]], "list[bytes | None]"]  # chunks -> their token-stage blobs (index/tokenids.py)
+Analysis = Callable[[Sequence[Chunk]], Sequence[object]]  # chunks -> their lexical analysis (protocols.PreAnalyzed)
 
 
 @dataclass(frozen=True, slots=True)
 class Computed:
     """What a chunking worker computed for one file's chunks besides chunking them: their
-    vectors (rows in chunk order) and token-stage blobs, each None when the caller is to."""
+    vectors (rows in chunk order), token-stage blobs and lexical analysis, each None when the
+    caller is to."""
 
     vectors: np.ndarray | None = None
     tokens: list[bytes | None] | None = None
+    lexical: Sequence[object] | None = None
 
 
 NOTHING_COMPUTED = Computed()
+
+
+class FragmentLine(NamedTuple):
+    """A file's graph fragment as its ``graph.jsonl`` line, the form a build holds it in
+    (``graph.FragmentLines``). A worker encodes it and sends the line: unpickling the
+    fragment's objects instead took the indexing process about a second of the stdlib's
+    build, and encoding them there a quarter more."""
+
+    path: str
+    line: str
+
+
+def fragment_line(fragment: Fragment) -> FragmentLine:
+    from caas_tui.graph import FragmentLines
+
+    lines = FragmentLines()
+    lines[fragment.path] = fragment
+    return FragmentLine(fragment.path, lines.line(fragment.path))
+
+
 # A file's chunks, graph fragment, warnings and what was computed for its chunks
-Chunked = tuple[list[Chunk], "Fragment", list[str], Computed]
+Chunked = tuple[list[Chunk], FragmentLine, list[str], Computed]
 FILES_PER_TASK = 8  # files per worker task: one encode call per few hundred chunks
-# Past either backlog of the indexing process, the worker embeds the next task's chunks: finished
-# tasks not taken yet, or chunks it has yet to embed. 0 tasks (embed at any backlog) balanced a
-# Whoosh build better (main / worker CPU 16.8 / 17.2 s) but starved tantivy's (7.3 / 17.8 s);
-# these thresholds gave 26.1 / 16.5 s and 15.5 / 14.1 s (stdlib copy, load ~7).
+# Past either backlog of the indexing process, the worker embeds the next task's chunks and makes
+# their token blobs: finished tasks not taken yet, or chunks it has yet to embed. 0 tasks (embed at
+# any backlog) balanced a Whoosh build better (main / worker CPU 16.8 / 17.2 s) but starved
+# tantivy's (7.3 / 17.8 s). With tantivy's analysis in the worker, 1,024 chunks (one encode batch
+# in flight already passes it) gave 7.7 / 11.8 s, three batches 9.3 / 9.5 s (stdlib copy, load ~6).
 BEHIND_TASKS = 1
-BEHIND_CHUNKS = 1024
+BEHIND_CHUNKS = 3072
 LOOKAHEAD_TASKS = 16  # tasks submitted ahead of the one the indexing process waits for
 
 
-def _chunk_batch(batch: Sequence[SourceFile], encoder: Encoder | None, tokens: Tokens | None = None) -> list[Chunked]:
+def _chunk_batch(batch: Sequence[SourceFile], encoder: Encoder | None, tokens: Tokens | None = None,
+                 analysis: Analysis | None = None) -> list[Chunked]:
     """Chunk each file of ``batch``; with an ``encoder``, embed all their chunks in one call,
-    with ``tokens``, make their token-stage blobs in one call."""
-    done: list[tuple[list[Chunk], Fragment, list[str]]] = []
+    with ``tokens``, make their token-stage blobs in one call, with ``analysis``, their lexical analysis."""
+    done: list[tuple[list[Chunk], FragmentLine, list[str]]] = []
     for src in batch:
         stats = RefreshStats()
-        chunks, fragment = chunk_bounded(src, stats)
-        done.append((chunks, fragment, stats.warnings))
-    if encoder is None and tokens is None:
+        chunks, parsed = chunk_bounded(src, stats)
+        done.append((chunks, fragment_line(parsed), stats.warnings))
+    if encoder is None and tokens is None and analysis is None:
         return [(chunks, fragment, warnings, NOTHING_COMPUTED) for chunks, fragment, warnings in done]
     every = [c for chunks, _f, _w in done for c in chunks]
     vectors = encoder.encode([embed_text(c) for c in every]) if encoder is not None else None
     blobs = tokens(every) if tokens is not None else None
+    analyzed = analysis(every) if analysis is not None else None
     out: list[Chunked] = []
     row = 0
-    for chunks, fragment, warnings in done:
+    for chunks, line, warnings in done:
         end = row + len(chunks)
-        out.append((chunks, fragment, warnings, Computed(None if vectors is None else vectors[row:end],
-                                                         None if blobs is None else blobs[row:end])))
+        out.append((chunks, line, warnings, Computed(None if vectors is None else vectors[row:end],
+                                                         None if blobs is None else blobs[row:end],
+                                                         None if analyzed is None else analyzed[row:end])))
         row = end
     return out
 
@@ -135,6 +166,7 @@ class _Worker:
 
     encoder: Encoder | None = None
     tokens: Tokens | None = None
+    analysis: Analysis | None = None
     finished: Any = None  # multiprocessing.Value("q")
     taken: Any = None
     unembedded: Any = None  # chunks the indexing process has still to embed
@@ -143,22 +175,26 @@ class _Worker:
 def _worker_batch(batch: Sequence[SourceFile]) -> list[Chunked]:
     # The indexing process embeds in a thread while it writes the lexical index; when it
     # falls behind (Whoosh's writer is slower than chunking, tantivy's is not) the worker
-    # embeds too, so the two cores share the work whichever side is slower.
+    # embeds and makes the token blobs too, so the two cores share the work whichever side
+    # is slower. The lexical analysis, where the backend's can run here, is always done here.
+    # tantivy, stdlib copy, CPU of the indexing process / the worker (load ~4): blobs always
+    # made here 6.1 / 12.8 s, when behind 9.0 / 9.5-10.2 s.
     behind = (_Worker.finished.value - _Worker.taken.value > BEHIND_TASKS
               or _Worker.unembedded.value > BEHIND_CHUNKS)
-    out = _chunk_batch(batch, _Worker.encoder if behind else None, _Worker.tokens)
+    out = _chunk_batch(batch, _Worker.encoder if behind else None, _Worker.tokens if behind else None,
+                       _Worker.analysis)
     with _Worker.finished.get_lock():
         _Worker.finished.value += 1
     return out
 
 
-def _start_worker(parent: int, encoder: Encoder, tokens: Tokens | None, finished: Any, taken: Any,
-                  unembedded: Any) -> None:
+def _start_worker(parent: int, encoder: Encoder, tokens: Tokens | None, analysis: Analysis | None, finished: Any,
+                  taken: Any, unembedded: Any) -> None:
     """Worker initializer: keep what :class:`_Worker` holds, and exit when ``parent`` (the
     indexing process) is gone. A worker waits on a queue it also holds the writing end
     of, so a ``kill -9`` of the indexer would otherwise leave it (and its fork server)
     behind for good."""
-    _Worker.encoder, _Worker.tokens = encoder, tokens
+    _Worker.encoder, _Worker.tokens, _Worker.analysis = encoder, tokens, analysis
     _Worker.finished, _Worker.taken, _Worker.unembedded = finished, taken, unembedded
     # Everything inherited from the parent stays alive: out of the collector's passes with it.
     gc.freeze()
@@ -214,26 +250,31 @@ class OrderedVectors:
     def ready(self) -> Iterator[tuple[list[Chunk], np.ndarray]]:
         """The leading pieces whose vectors are done, in order, each forgotten once yielded:
         a build stores them as it goes instead of holding every chunk and row to the end."""
+        from concurrent.futures import Future  # build only: it imports logging, which a search never needs
+
         while self._pieces and not (isinstance(self._pieces[0][1], Future) and not self._pieces[0][1].done()):
             chunks, rows = self._pieces.popleft()
             yield chunks, rows if not isinstance(rows, Future) else rows.result()
 
     def finish(self) -> Iterator[tuple[list[Chunk], np.ndarray]]:
         """Every piece not yielded yet, in order, waiting for its encode job where there is one."""
+        from concurrent.futures import Future
+
         self._hand_over()
         while self._pieces:
             chunks, rows = self._pieces.popleft()
             yield chunks, rows if not isinstance(rows, Future) else rows.result()
 
 
-def chunk_files(todo: Sequence[SourceFile], encoder: Encoder,
-                unembedded: Callable[[], int] = lambda: 0, tokens: Tokens | None = None) -> Iterator[Chunked]:
+def chunk_files(todo: Sequence[SourceFile], encoder: Encoder, unembedded: Callable[[], int] = lambda: 0,
+                tokens: Tokens | None = None, analysis: Analysis | None = None) -> Iterator[Chunked]:
     """``chunk_bounded`` of each file, in order; vectors of a file's chunks where a worker
     embedded them. A big batch is chunked by worker processes (all cores but one: that
     one feeds the lexical index as results arrive and embeds the rest), so chunking,
     lexical writing and embedding overlap instead of running one after the other.
     ``unembedded``: how many chunks the caller has yet to embed (its backlog); ``tokens``:
-    the workers also make the chunks' token-stage blobs with it (in this process the caller does)."""
+    the workers also make the chunks' token-stage blobs with it (in this process the caller does);
+    ``analysis``: and their lexical analysis, likewise."""
     # Sliced as they are handed out: no second list of every file (a 500k-chunk build holds
     # hundreds of MB of source text).
     batches = (todo[i : i + FILES_PER_TASK] for i in range(0, len(todo), FILES_PER_TASK))
@@ -253,7 +294,7 @@ def chunk_files(todo: Sequence[SourceFile], encoder: Encoder,
     context = multiprocessing.get_context("fork")
     finished, taken, backlog = context.Value("q", 0), context.Value("q", 0), context.Value("q", 0)
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                             initargs=(os.getpid(), encoder, tokens, finished, taken, backlog)) as pool:
+                             initargs=(os.getpid(), encoder, tokens, analysis, finished, taken, backlog)) as pool:
         # A bounded look-ahead of tasks instead of ``pool.map``, which submits every task
         # (and keeps its files and its result) until the end.
         running: deque[Future[list[Chunked]]] = deque()

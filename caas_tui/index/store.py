@@ -13,13 +13,10 @@ from collections.abc import Collection, MutableMapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from caas_tui.config import Config
 from caas_tui.errors import IndexStoreError, ProjectError
-from caas_tui.graph import GRAPH_FILE, Fragment, FragmentLines, StoredFragments, parse_fragments, save_fragments
+from caas_tui.graph import GRAPH_FILE, FragmentLines, StoredFragments, parse_fragments, save_fragments
 from caas_tui.index import integrity
-from caas_tui.index.buildstream import BuildTargets, stream_chunks
 from caas_tui.index.chunkdb import ChunkDB, ChunkMap
 from caas_tui.index.encoders import load_encoder
 from caas_tui.index.lexical_select import create_lexical, open_lexical
@@ -33,13 +30,20 @@ from caas_tui.index.manifest import (
     write_manifest,
 )
 from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
-from caas_tui.index.refresh import Notify, Progress, RefreshStats, embed_text
+from caas_tui.index.refresh import RefreshStats, embed_text
 from caas_tui.index.vectors import load_vector_index, make_vector_index
-from caas_tui.models import Chunk, SourceFile
-from caas_tui.sources import Discovery, FileEntry, Skipped, discover, load
+from caas_tui.sources import Skipped, discover, load
 
+# A search usually finds every file unchanged: what only writing needs (the build stream,
+# the graph's own types) is imported where it is used, so a one-shot command does not pay
+# for it (issue 20; tests/test_startup_imports.py).
 if TYPE_CHECKING:
-    from caas_tui.graph import SymbolGraph
+    import numpy as np
+
+    from caas_tui.graph import Fragment, SymbolGraph
+    from caas_tui.index.refresh import Notify, Progress
+    from caas_tui.models import Chunk, SourceFile
+    from caas_tui.sources import Discovery, FileEntry
 
 _LOCK_WAIT_S = 120.0
 _COMMIT_WAIT_S = 30.0  # a refresh's commit window is short; a rebuild from nothing is not worth waiting for
@@ -337,6 +341,8 @@ class IndexStore:
         if old_ids:
             self.lexical.delete(old_ids)
             self.vectors.remove(old_ids)
+        from caas_tui.index.buildstream import BuildTargets, stream_chunks
+
         rows = self.db.writer(old_ids)
         try:
             targets = BuildTargets(rows, self.lexical, self.vectors, self.manifest, self.fragments, self.encoder,

@@ -11,11 +11,11 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from caas_tui.ingest.ids import Piece, chunk_id, finish
 from caas_tui.lazy import lazy_exports
 from caas_tui.models import Chunk, SourceFile
 
 if TYPE_CHECKING:
+    from caas_tui.ingest.ids import Piece, chunk_id
     from caas_tui.ingest.python import class_signature, function_signature, module_name
 
 # language -> (module, function) of its chunker; any other language goes to tree-sitter
@@ -44,11 +44,14 @@ def _chunker(language: str) -> Callable[[SourceFile], list[Piece]]:
 
 def chunk_file(src: SourceFile) -> list[Chunk]:
     """Chunks of one file in line order; an unknown language is chunked as text."""
+    from caas_tui.ingest.ids import finish  # not at import: the lexical writers import ingest.gcpause
+
     return finish(src, _chunker(src.language)(src))
 
 
 __getattr__ = lazy_exports(
-    __name__, dict.fromkeys(("class_signature", "function_signature", "module_name"), "caas_tui.ingest.python"),
+    __name__, {**dict.fromkeys(("class_signature", "function_signature", "module_name"), "caas_tui.ingest.python"),
+               "chunk_id": "caas_tui.ingest.ids"},
     globals())
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Fused:
+    """One chunk id after fusion: its fused score and its rank in each channel."""
+
     id: str
     score: float
     ranks: Mapping[str, int]  # channel name -> 1-based rank in that channel

@@ -45,6 +45,8 @@ _WORDS = re.compile(r"\S+")
 
 @dataclass(frozen=True, slots=True)
 class RankPolicy:
+    """How the channels are fused and which ranking stages run after fusion."""
+
     fusion: Literal["rrf", "minmax", "zscore"] = "minmax"
     # Query-adaptive weights: (bm25, dense) for identifier-like queries and for sentences;
     # None keeps the configured weights for both.

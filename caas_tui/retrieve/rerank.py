@@ -62,6 +62,8 @@ class Scorer(Protocol):
 
 @dataclass
 class RerankOutcome:
+    """The hits after re-ranking, and how much of it happened (and why not, when skipped)."""
+
     hits: list[Hit]
     candidates: int = 0  # how many fused hits were up for re-ranking
     reranked: int = 0  # how many of them (a prefix, in fused order) were re-ordered

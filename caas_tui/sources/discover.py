@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from caas_tui.config import Config
 from caas_tui.errors import ProjectError
@@ -21,6 +21,9 @@ from caas_tui.sources.entries import (
     language_of,
 )
 from caas_tui.sources.ignore import GlobFilter, IgnoreLevel, is_ignored, read_gitignore
+
+if TYPE_CHECKING:
+    import subprocess
 
 GIT_TIMEOUT_S = 60.0
 
@@ -117,6 +120,8 @@ def _git_paths(root: Path) -> list[str] | None:
     top = next((d for d in (root, *root.parents) if (d / ".git").exists()), None)
     if top is None:
         return None
+    import subprocess  # only for a work tree: outside one, a search need not load it (issue 20)
+
     try:
         if top != root and _git(root, "check-ignore", "-q", "--", ".").returncode == 0:
             # The root is ignored by an enclosing repo (e.g. a virtualenv or a pyenv
@@ -132,6 +137,8 @@ def _git_paths(root: Path) -> list[str] | None:
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    import subprocess
+
     return subprocess.run(
         ["git", *args],
         cwd=root,

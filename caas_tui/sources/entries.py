@@ -95,6 +95,8 @@ class Skipped:
 
 @dataclass(frozen=True, slots=True)
 class Discovery:
+    """Every indexable file of a project, and those left out with their reason."""
+
     entries: list[FileEntry] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
 

@@ -86,6 +86,8 @@ class Model2VecEncoder:
         self.model_id = model_id
         self.split_words = split_words
         self._word_ids: dict[str, list[int]] = {}  # token_ids: each word's ids, tokenized once
+        # token_rows: unit rows and norms of the table, each row computed on its first request
+        self._units: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @property
     def _model(self) -> StaticLike:
@@ -140,10 +142,24 @@ class Model2VecEncoder:
 
     def token_rows(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The table's rows for ``ids`` as unit vectors (float32) and their raw norms."""
-        model = self._model
-        rows = np.asarray(model.embedding[ids], dtype=np.float32).reshape(len(ids), self.dims)
-        norms = np.linalg.norm(rows, axis=1)
-        return rows / np.where(norms > 0, norms, 1.0)[:, None], norms
+        table = self._model.embedding
+        ids = np.asarray(ids, dtype=np.intp)
+        with self._lock:
+            if self._units is None:
+                # Unfilled rows are never read and np.empty pages become resident only once written,
+                # so a one-shot search pays for its candidates' rows, not for the table (30 MB).
+                # Each row's unit vector and norm do not depend on which rows are computed with it.
+                self._units = (np.empty((len(table), self.dims), dtype=np.float32),
+                               np.zeros(len(table), dtype=np.float32), np.zeros(len(table), dtype=bool))
+            units, norms, known = self._units
+            new = ids[~known[ids]]  # a repeated id is computed twice, to the same row (np.unique would import numpy.ma)
+            if len(new):
+                rows = np.asarray(table[new], dtype=np.float32).reshape(len(new), self.dims)
+                found = np.linalg.norm(rows, axis=1)
+                units[new] = rows / np.where(found > 0, found, 1.0)[:, None]
+                norms[new] = found
+                known[new] = True
+            return units[ids], norms[ids]
 
     def __repr__(self) -> str:
         return f"Model2VecEncoder({self.model_id!r}, dims={self.dims}, split_words={self.split_words})"

@@ -12,6 +12,7 @@ import re
 
 from caas_tui.ingest.mdscan import scan_markdown
 from caas_tui.review.claims.blocks import Block, Line
+from caas_tui.review.claims.tense import SURVIVES
 
 _LIST = re.compile(r"^(\s*)([-*+]|\d{1,9}[.)])(\s+)(.*)$")
 _QUOTE = re.compile(r"^\s{0,3}>\s?")
@@ -19,6 +20,10 @@ _LINKREF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+")
 _HTML_START = re.compile(r"^\s{0,3}<(?:[A-Za-z][\w-]*|/[A-Za-z])[\s>/]?")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _HRULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
+# A migration table's column headers: "1.x | 2.0", "v1 | v2", "Old name | New name", "Before | After".
+_VERSION_HEAD = re.compile(r"^(?:[\w.-]+\s+)?v?(\d+(?:\.(?:\d+|x|\*))*)$", re.IGNORECASE)
+_OLD_HEAD = re.compile(r"^(?:old|before|previous(?:ly)?|formerly|was|deprecated|removed|legacy|from)\b", re.IGNORECASE)
+_NEW_HEAD = re.compile(r"^(?:new|after|now|current|replacement|use\b|instead|to\b|is\b)", re.IGNORECASE)
 
 
 class _State:
@@ -90,6 +95,25 @@ def _cells(row: str) -> list[str]:
     return cells
 
 
+def _version_key(text: str) -> tuple[int, ...]:
+    return tuple(int(p) if p.isdigit() else 10**6 for p in text.split("."))
+
+
+def past_columns(header: list[str]) -> frozenset[int]:
+    """The columns of a migration table that name the API as it was: the older of two version
+    columns ("1.x | 2.0"), or an "old"/"before" column next to a "new"/"after" one. A row
+    there says "this became that"; the old names need not exist now, the new ones must."""
+    heads = [c.strip("`*_ ").strip() for c in header]
+    versions = {i: _version_key(m.group(1)) for i, h in enumerate(heads) if (m := _VERSION_HEAD.match(h))}
+    if len(set(versions.values())) >= 2:
+        newest = max(versions.values())
+        return frozenset(i for i, v in versions.items() if v < newest)
+    old = frozenset(i for i, h in enumerate(heads) if _OLD_HEAD.match(h))
+    if old and any(_NEW_HEAD.match(h) for i, h in enumerate(heads) if i not in old):
+        return old
+    return frozenset()
+
+
 def markdown_blocks(text: str) -> list[Block]:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     scan = scan_markdown(lines, unclosed="blank")  # the prose after a forgotten fence is still reviewed
@@ -103,6 +127,7 @@ def markdown_blocks(text: str) -> list[Block]:
     in_list = False
     prev_blank = True
     table_row, header = -2, None
+    past: frozenset[int] = frozenset()
     while i < n:
         raw = lines[i]
         stripped = raw.strip()
@@ -138,13 +163,17 @@ def markdown_blocks(text: str) -> list[Block]:
         if stripped.startswith("|") or (i + 1 < n and "|" in stripped and _TABLE_SEP.match(lines[i + 1])):
             st.flush()
             if table_row != i - 1:
-                header = None  # a new table
+                header, past = None, frozenset()  # a new table
             table_row = i
             if not _TABLE_SEP.match(raw):
                 cells = _cells(stripped)
-                row = " | ".join(c for c in cells if c)
                 if i + 1 < n and _TABLE_SEP.match(lines[i + 1]):
-                    header = cells
+                    header, past = cells, past_columns(cells)
+                # A migration table's old column is what the row replaces: context, not a claim,
+                # unless the row says the old name lives on ("still imports", "kept as an alias").
+                newer = [c for k, c in enumerate(cells) if k not in past]
+                kept = cells if header is cells or SURVIVES.search(" ".join(newer)) else newer
+                row = " | ".join(c for c in kept if c)
                 if row:
                     # The header goes with each row, and the cells keep their columns (an empty
                     # one included), so that a row can be read as "this option defaults to that".

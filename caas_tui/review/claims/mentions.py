@@ -52,6 +52,49 @@ def _is_name(text: str) -> bool:
     return bool(_IDENT_PATH.fullmatch(text)) and text not in _NOT_NAMES
 
 
+# A signature's bare ``*`` or ``/`` marker: ``f(a, *, b=1)`` states names and defaults as a call does.
+_BARE_MARKER = re.compile(r"(?<=[(,])\s*[*/]\s*(?:,|(?=\)))")
+
+
+def parse_inline(text: str) -> ast.expr | None:
+    """An inline code span as an expression; a signature with ``*`` or ``/`` markers reads as the
+    call it describes (``f(a, *, b=1)`` -> ``f(a, b=1)``). A bare name after ``*`` is keyword-only
+    with no default shown: it reads as ``b=...`` (``f(a, *, b)`` -> ``f(a, b=...)``), never as a
+    positional argument."""
+    parsed = _plain_parse(text)
+    if parsed is not None:
+        return parsed
+    star = next((m for m in _BARE_MARKER.finditer(text) if "*" in m.group()), None)
+    stripped = _BARE_MARKER.sub("", text)
+    parsed = _plain_parse(stripped)
+    if star is None or not isinstance(parsed, ast.Call) or "\n" in text:
+        return parsed
+    cut = len(_BARE_MARKER.sub("", text[:star.start()]))  # where the keyword-only part starts in ``stripped``
+    keep = [a for a in parsed.args if a.col_offset < cut]
+    moved = [ast.keyword(arg=a.id, value=ast.Constant(...)) for a in parsed.args
+             if a.col_offset >= cut and isinstance(a, ast.Name)]
+    if len(keep) + len(moved) != len(parsed.args):
+        return parsed  # ``f(a, *, g(x))`` is no signature: leave it as written
+    parsed.args = keep
+    parsed.keywords = [*moved, *parsed.keywords]
+    return parsed
+
+
+def is_signature(text: str) -> bool:
+    """``f(a, *, b=1)``: a span that reads as a call only without its ``*`` or ``/`` markers."""
+    return "(" in text and parse_inline(text) is not None and _BARE_MARKER.search(text) is not None \
+        and _plain_parse(text) is None
+
+
+def _plain_parse(text: str) -> ast.expr | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
 def _code_names(code: str) -> list[tuple[str, bool]]:
     """Dotted names an inline code span refers to: ``Scene.spawn(x)`` -> Scene.spawn (called)."""
     text = code.strip()
@@ -61,11 +104,8 @@ def _code_names(code: str) -> list[tuple[str, bool]]:
         return [(text[:-2], True)]
     if _is_name(text):
         return [(text, False)]
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text, mode="eval")
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parse_inline(text)
+    if tree is None:
         return []
     out: list[tuple[str, bool]] = []
     for node in ast.walk(tree):

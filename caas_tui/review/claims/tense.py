@@ -40,6 +40,12 @@ HISTORY_CUE = re.compile(
     r"|migrat\w*|versionchanged|versionremoved)(?!\w)",
     re.IGNORECASE,
 )
+# The old name lives on: "is kept as a deprecated alias", "still imports", "remains available".
+SURVIVES = re.compile(
+    r"\b(?:is|are)\s+(?:still\s+)?kept\b|\bstill\s+(?:imports?|works?|exists?|resolves?|available|importable)\b"
+    r"|\b(?:remains?|stays?)\s+(?:available|importable|as\s+an?\s+alias)\b|\bdeprecated\s+alias\b",
+    re.IGNORECASE,
+)
 # ``rst.py`` prefixes the context of a version note's blocks with the directive's name.
 _VERSION_NOTE = re.compile(r"^\s*(deprecated|versionchanged|versionremoved)\b", re.IGNORECASE)
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from caas_tui.models import Claim
+from caas_tui.review.execute.stated import Stated, pieces, plan_stated
 
 RunMode = Literal["exec", "doctest", "skip"]
 _LANG = re.compile(r"code block \(([\w+.#-]+)\)", re.IGNORECASE)
@@ -35,10 +36,14 @@ class RunBlock:
     mode: RunMode
     reason: str = ""  # why a ``skip`` block is not run
     examples: tuple[Example, ...] = ()
+    stated: tuple[Stated, ...] = ()  # outputs an ``exec`` block states in comments
 
     def request(self, index: int) -> dict[str, object]:
         examples = [{"source": e.source, "want": e.want, "line": e.offset, "flags": e.flags} for e in self.examples]
-        return {"index": index, "mode": self.mode, "source": self.claim.text, "examples": examples}
+        out: dict[str, object] = {"index": index, "mode": self.mode, "source": self.claim.text, "examples": examples}
+        if self.stated:
+            out["pieces"] = pieces(self.claim.text, self.stated)
+        return out
 
 
 def block_language(claim: Claim) -> str:
@@ -81,7 +86,7 @@ def plan_block(claim: Claim) -> RunBlock:
         except SyntaxError as exc:
             # Fragments with "..." placeholders are illustrations, not programs a reader runs.
             return RunBlock(claim, "skip", f"unverified: not runnable as written (syntax error line {exc.lineno})")
-        return RunBlock(claim, "exec")
+        return RunBlock(claim, "exec", stated=plan_stated(text))
     if not lang:
         return RunBlock(claim, "skip", "unverified: untagged block, not run")
     return RunBlock(claim, "skip", f"unverified: {lang} block, not run")

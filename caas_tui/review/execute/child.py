@@ -98,6 +98,62 @@ def _loop():
     return _LOOP[0]
 
 
+_NO_VALUE = object()
+
+
+def _eval(code, ns, filename):
+    """A bare expression's printed output and value (``_NO_VALUE`` when it raised)."""
+    buf = io.StringIO()
+    try:
+        compiled = compile(code, filename, "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        with redirect_stdout(buf), redirect_stderr(buf):
+            if compiled.co_flags & inspect.CO_COROUTINE:
+                value = _loop().run_until_complete(eval(compiled, ns))
+            else:
+                value = eval(compiled, ns)
+    except BaseException as exc:  # the doc's code may raise anything, SystemExit included
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        return buf.getvalue(), exc, _NO_VALUE
+    return buf.getvalue(), None, value
+
+
+def _shown(fn, value):
+    try:
+        return fn(value)[:OUTPUT_CHARS]
+    except Exception as exc:  # a broken __str__/__repr__ is the doc's business, not the protocol's
+        return f"<{fn.__name__} failed: {exc!r}>"
+
+
+def _stated_block(block, ns):
+    """A plain block cut into pieces; each checked piece reports what it printed (or, for an
+    ``# Output:`` block, everything printed since the previous check) and a bare expression its value."""
+    checks: list = []
+    output: list = []
+    since: list = []
+    for piece in block["pieces"]:
+        name = "<block {}:{}>".format(block["index"], piece["line"])
+        value = _NO_VALUE
+        if piece.get("eval"):
+            got, error, value = _eval(piece["source"], ns, name)
+        elif piece["source"].strip():
+            got, error = _run(piece["source"], ns, name, "exec")
+        else:
+            got, error = "", None
+        output.append(got)
+        since.append(got)
+        if error is not None:
+            return {"status": "exception", "exception": _exception(error), "output": "".join(output), "stated": checks}
+        if piece.get("check") is None:
+            continue
+        entry = {"check": piece["check"], "printed": ("".join(since) if piece.get("since") else got)[:OUTPUT_CHARS]}
+        if value is not _NO_VALUE:
+            entry.update(value=True, str=_shown(str, value), repr=_shown(repr, value), none=value is None)
+        checks.append(entry)
+        since = []
+    return {"status": "ok", "output": "".join(output), "stated": checks}
+
+
 def _doctest_block(block, ns):
     checker = doctest.OutputChecker()
     examples = []
@@ -140,6 +196,8 @@ def main():
         proto.write(json.dumps({"event": "start", "index": block["index"]}) + "\n")
         if block["mode"] == "doctest":
             result = _doctest_block(block, ns)
+        elif block.get("pieces"):
+            result = _stated_block(block, ns)
         else:
             output, error = _run(block["source"], ns, "<block {}>".format(block["index"]), "exec")
             result = {"status": "ok", "output": output}

@@ -24,6 +24,8 @@ from caas_tui.review.execute.outcome import encode_outcome
 from caas_tui.review.execute.pythons import pick_python
 from caas_tui.review.execute.sandbox import Limits
 from caas_tui.review.execute.session import BlockOutcome, ExampleOutcome, Frame, RaisedError, run_session
+from caas_tui.review.execute.stated import judge, unchecked_comments
+from caas_tui.review.execute.statedfix import stated_verdict
 from caas_tui.review.textutil import counted, read_text, span_sha256, split_lines
 
 REVIEWER = "execute"
@@ -150,6 +152,12 @@ class _Judge:
         if outcome.examples:
             return Verdict(cid, "consistent", REVIEWER, f"ran; {counted(len(outcome.examples), 'printed output')} "
                            + ("matches" if len(outcome.examples) == 1 else "match"))
+        if block.stated:
+            judged = judge(block.stated, outcome.stated)
+            wrong = [j.stated.source for j in judged if j.status == "mismatch"]
+            evidence = self._called_by(block.claim, [n for src in wrong for n in called_names(src)])
+            return stated_verdict(REVIEWER, block.claim, judged, self.doc_lines, evidence,
+                                  unchecked_comments(block.claim.text, block.stated))
         return Verdict(cid, "unverified", REVIEWER, "ran without error")
 
     def _environment(self, err: RaisedError) -> str | None:
@@ -278,8 +286,10 @@ class _Judge:
         """The project definitions the stale examples call (what printed the other output),
         else a docstring's own function: a reader opens them, and a change to them makes the
         verdict stale."""
+        return self._called_by(claim, [n for ex in examples for n in called_names(ex.source)])
+
+    def _called_by(self, claim: Claim, names: list[str]) -> list[EvidenceSpan]:
         out: list[EvidenceSpan] = []
-        names = [n for ex in examples for n in called_names(ex.source)]
         if not names and module_name(claim.doc_path) and claim.section:
             names = [claim.section]
         for name in dict.fromkeys(names):

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from caas_tui.review.execute.blocks import RunBlock
 from caas_tui.review.execute.sandbox import Launch, Limits, bwrap_path, launch, prepare_workdir, rlimits
+from caas_tui.review.execute.stated import StatedGot
 
 CHILD = Path(__file__).with_name("child.py")
 Status = Literal["ok", "exception", "timeout", "not-run", "crashed"]
@@ -71,6 +72,7 @@ class BlockOutcome:
     examples: tuple[ExampleOutcome, ...] = ()
     note: str = ""
     output_chars: int = 0  # length of everything printed; ``output`` may hold only the start
+    stated: tuple[StatedGot, ...] = ()  # what ran for each stated output reached, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +97,10 @@ def _outcome(d: dict[str, Any]) -> BlockOutcome:
     examples = tuple(ExampleOutcome(int(e["line"]), e["want"], e["got"], e["ok"]) for e in d.get("examples", ()))
     error = _error(d["exception"]) if status == "exception" else None
     output = d.get("output", "")
+    stated = tuple(StatedGot(int(e["check"]), str(e["printed"]), bool(e.get("value")), str(e.get("str", "")),
+                             str(e.get("repr", "")), bool(e.get("none"))) for e in d.get("stated", ()))
     return BlockOutcome(int(d["index"]), status, output, error, examples,
-                        output_chars=max(int(d.get("output_chars") or 0), len(output)))
+                        output_chars=max(int(d.get("output_chars") or 0), len(output)), stated=stated)
 
 
 def _drain(stream: Any, sink: list[bytes]) -> None:

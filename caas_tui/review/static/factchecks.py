@@ -105,6 +105,8 @@ def _check_default(ctx: ReviewContext, claim: Claim, sig: Signature, param: str,
         return []  # "defaults to ``'a'``, ``'b'``": the doc lists the items one by one
     if sv.literal:
         matched = same_value(sv.value, actual.value)
+    elif any(d.qualname == sv.text or d.qualname.endswith("." + sv.text) for d in actual.via):
+        matched = True  # "defaults to ``DEFAULT_LOCALE``": the constant the code reads the default from
     elif isinstance(actual.value, str):
         matched = sv.text == actual.value
     else:

@@ -24,6 +24,10 @@ from caas_tui.review.static.actions.countloops import check_loop_counts
 from caas_tui.review.static.actions.flagclaims import check_flag_conditions
 from caas_tui.review.static.actions.timing import check_immediacy
 from caas_tui.review.static.actions.yieldshape import check_loop_shapes
+from caas_tui.review.static.behaviour.derived import check_derived_defaults
+from caas_tui.review.static.behaviour.mutability import check_mutability
+from caas_tui.review.static.behaviour.orders import check_orders
+from caas_tui.review.static.behaviour.usedcalls import check_used_calls
 from caas_tui.review.static.blocks.barecalls import check_bare_calls
 from caas_tui.review.static.blocks.blockresults import check_block_results
 from caas_tui.review.static.blocks.codeblocks import check_code
@@ -32,7 +36,9 @@ from caas_tui.review.static.defaults.attrdefaults import check_attribute_default
 from caas_tui.review.static.defaults.counts import check_counts
 from caas_tui.review.static.defaults.members import check_members
 from caas_tui.review.static.defaults.sectiondefaults import check_section_defaults
+from caas_tui.review.static.defaults.sigspans import check_signature_spans
 from caas_tui.review.static.defaults.tabledefaults import check_table_defaults
+from caas_tui.review.static.defaults.unlessdefaults import check_unless_defaults
 from caas_tui.review.static.drift.driftfields import check_description_fields
 from caas_tui.review.static.drift.driftnames import check_stdlib_named, check_worded_members
 from caas_tui.review.static.drift.driftunknown import check_unresolved, check_unresolved_imports
@@ -42,7 +48,7 @@ from caas_tui.review.static.factchecks import check_facts
 from caas_tui.review.static.findings import REVIEWER, Edit, Finding, bad, verdict_for
 from caas_tui.review.static.kinds.argkinds import check_arg_kinds
 from caas_tui.review.static.kinds.forwardtypes import check_forwarded_types
-from caas_tui.review.static.kinds.isclaims import check_is_a
+from caas_tui.review.static.kinds.isclaims import check_is_a, check_raised_bases
 from caas_tui.review.static.languages.doccomments import check_doc_comment, source_language
 from caas_tui.review.static.languages.polyglot import block_language, check_block, check_prose
 from caas_tui.review.static.naming.callability import check_uncallable
@@ -178,6 +184,7 @@ class StaticReviewer:
         else:
             out += check_mentions(ctx, claim)
             out += check_inline_calls(ctx, claim)
+            out += check_signature_spans(ctx, claim)
             out += check_uncallable(ctx, claim)
             out += check_bare_calls(ctx, claim)
             out += check_named_members(ctx, claim)
@@ -191,12 +198,14 @@ class StaticReviewer:
             out += check_section_defaults(ctx, claim)
             out += check_attribute_defaults(ctx, claim)
             out += check_table_defaults(ctx, claim)
+            out += check_unless_defaults(ctx, claim)
             out += check_calls(ctx, claim)
             out += check_retries(ctx, claim)
             out += check_counts(ctx, claim)
             out += check_loop_counts(ctx, claim)
             out += check_members(ctx, claim)
             out += check_is_a(ctx, claim)
+            out += check_raised_bases(ctx, claim)
             out += check_forwarded_types(ctx, claim)
             out += check_flag_conditions(ctx, claim)
             out += check_missing_fallback(ctx, claim)
@@ -204,6 +213,10 @@ class StaticReviewer:
             out += check_loop_shapes(ctx, claim)
             out += check_immediacy(ctx, claim)
             out += check_platform_rules(ctx, claim)
+            out += check_used_calls(ctx, claim)
+            out += check_orders(ctx, claim)
+            out += check_mutability(ctx, claim)
+            out += check_derived_defaults(ctx, claim)
             out += check_status_words(claim)
             out += check_upstream(ctx, claim)
             out += check_wrapped_defaults(ctx, claim)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from caas_tui.models import Claim
 from caas_tui.review.claims.mentions import dotted
+from caas_tui.review.static.codefacts.delegation import attribute_class
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.model.pysig import own_nodes, raise_facts
 from caas_tui.review.static.model.resolve import Def
@@ -92,11 +93,18 @@ def reach(ctx: ReviewContext, fn: Def) -> Reach:
             else:
                 out.opaque = True
         local = _local_names(f)
+        loaded = _loaded_names(f)
+        if loaded is None:
+            out.opaque = True  # ``handlers[name](x)``, ``getattr(obj, n)()``: which code runs is not known
+            loaded = set()
         for call in facts.calls:
             if _quiet_method(f, call):
                 continue
-            if call in local:
-                out.opaque = True  # a callable held in a variable or argument may raise anything
+            head = call.split(".", 1)[0]
+            if call in local or head in loaded or _held_in_attribute(ctx, f, call):
+                # a callable held in a variable, an argument or an attribute, or a module loaded
+                # at run time, may raise anything
+                out.opaque = True
                 continue
             targets = call_targets(ctx, f, call)
             sure = exact and _resolves_exactly(ctx, f, call)
@@ -158,6 +166,42 @@ def _looks_up(f: Def) -> bool:
                for n in own_nodes(node))
 
 
+_LOADERS = frozenset({"importlib.import_module", "import_module", "__import__", "getattr", "importlib.reload"})
+
+
+def _loaded_names(f: Def) -> set[str] | None:
+    """Names bound from a run-time loader (``mod = importlib.import_module(name)``); None when
+    the body calls something that is not a name at all (``table[key](x)``, ``getattr(o, n)()``,
+    ``import_module(n).run()``)."""
+    node = f.node
+    if node is None:
+        return set()
+    out: set[str] = set()
+    for n in own_nodes(node):
+        if isinstance(n, ast.Call):
+            func = n.func.value if isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Call) else n.func
+            if isinstance(func, ast.Subscript) or (isinstance(func, ast.Call) and (
+                    func is n.func or (dotted(func.func) or "") in _LOADERS)):
+                return None
+        elif isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Call) \
+                and (dotted(n.value.func) or "") in _LOADERS:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            out |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return out
+
+
+def _held_in_attribute(ctx: ReviewContext, f: Def, call: str) -> bool:
+    """``self.hook()`` where ``hook`` is data on the instance (a callable passed in), not a method."""
+    parts = call.split(".")
+    if len(parts) != 2 or parts[0] not in ("self", "cls") or f.owner is None:
+        return False
+    res = ctx.resolver.member(f.owner, parts[1])
+    if not (res.found and res.target is not None and res.target.kind == "attribute"):
+        return False
+    # an instance of a known project class: its ``__call__`` is followed like any method
+    return attribute_class(ctx, f.owner, parts[1]) is None
+
+
 def _quiet_method(f: Def, call: str) -> bool:
     """``param.method`` where ``param`` is annotated as a builtin type whose ``method`` raises nothing."""
     node = f.node
@@ -206,6 +250,11 @@ def call_targets(ctx: ReviewContext, f: Def, call: str) -> list[Def | None]:
         return []
     if len(parts) == 2 and parts[0] in ("self", "cls") and f.owner is not None:
         res = ctx.resolver.member(f.owner, parts[1])
+        if res.found and res.target is not None and res.target.kind == "attribute":
+            cls = attribute_class(ctx, f.owner, parts[1])
+            dunder = ctx.resolver.member(cls, "__call__") if cls is not None else None
+            if dunder is not None and dunder.found and dunder.target is not None and dunder.target.kind == "function":
+                return [dunder.target]
         if res.found and res.target is not None:
             return [res.target if res.target.kind in ("function", "class") else None]
     res = ctx.resolver.resolve_in(f.module, call)

@@ -9,12 +9,12 @@ import re
 import warnings
 
 from caas_tui.models import Claim
-from caas_tui.review.claims.mentions import dotted
+from caas_tui.review.claims.mentions import dotted, find_mentions
 from caas_tui.review.static.codefacts.delegation import callee
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.model.flow import falls_through, never_returns_none
 from caas_tui.review.static.model.pysig import own_nodes
-from caas_tui.review.static.model.resolve import Def
+from caas_tui.review.static.model.resolve import Def, Resolution
 from caas_tui.review.static.wording.facts import StatedType
 
 _BUILTIN = {
@@ -206,6 +206,11 @@ def compare(ctx: ReviewContext, stated: StatedType, kinds: set[str], claim: Clai
     """True: consistent; False: contradicted; None: can't tell."""
     if stated.name is not None:
         res = ctx.resolve(stated.name, claim)
+        if not res.found and claim is not None and "." not in stated.name:
+            res = _spelled_out(ctx, claim, stated.name) or res
+        if res.found and not res.ambiguous and res.target is not None and res.target.kind == "external" \
+                and isinstance(res.target.value, type):
+            return _external_class(ctx, res.target.value, kinds)
         if not res.found or res.ambiguous or res.target is None or res.target.kind != "class" or not res.target.is_project:
             return None
         want = res.target.qualname
@@ -238,6 +243,28 @@ def compare(ctx: ReviewContext, stated: StatedType, kinds: set[str], claim: Clai
     if kind in _NUMERIC and kinds & _NUMERIC:
         return None
     return False
+
+
+def _spelled_out(ctx: ReviewContext, claim: Claim, name: str) -> Resolution | None:
+    """``locale : LocaleSpec`` in a module that never imports it, whose entry spells the class out
+    (``see :class:`pkg.locales.LocaleSpec```): the full path says which class the short name is."""
+    full = {m.name for m in find_mentions(claim.text) if m.name.endswith("." + name)}
+    if len(full) != 1:
+        return None
+    res = ctx.resolve(full.pop(), claim)
+    return res if res.found and not res.ambiguous else None
+
+
+def _external_class(ctx: ReviewContext, want: type, kinds: set[str]) -> bool | None:
+    """"Returns a ``Decimal``" (a stdlib or third-party class) where the code returns project
+    classes only: false unless one of them derives from it."""
+    classes = [k[6:] for k in kinds if k.startswith("class:")]
+    if not classes or kinds - {f"class:{c}" for c in classes} - {"None"}:
+        return None
+    verdicts = [_builtin_ancestor(ctx, c, want.__name__) for c in classes]
+    if any(verdicts):
+        return True
+    return False if all(v is False for v in verdicts) else None
 
 
 def _structural(ctx: ReviewContext, cls: Def) -> bool:

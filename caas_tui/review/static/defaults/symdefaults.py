@@ -74,8 +74,11 @@ def check_symbol_default(
     actual = ctx.resolver.resolve_in(mod, name)
     if not actual.found or actual.target is None:
         return []
-    target = actual.target
-    if target.qualname == stated.qualname or (target.kind == "external" and target.short == stated.short):
+    chain = alias_chain(ctx, actual.target)
+    if any(t.qualname == stated.qualname for t in chain):
+        return [ok(check, ev, *[ctx.evidence(t) for t in chain[1:]], aspect="default")]
+    target = chain[-1]
+    if target.kind == "external" and target.short == stated.short:
         return [ok(check, ev, aspect="default")]
     if not (target.is_project and stated.is_project):
         return []
@@ -89,6 +92,24 @@ def check_symbol_default(
             return [ok(check, ev, aspect="default")]
     return [bad("contradicted", check, f"`{label}` defaults `{param}` to `{written}` (`{target.qualname}`), "
                 f"not `{sv.text}`", ev, ctx.evidence(target), aspect="default")]
+
+
+def alias_chain(ctx: ReviewContext, target: Def) -> list[Def]:
+    """``target`` and what a module constant bound to a name stands for
+    (``DEFAULT_ROUNDING = Rounding.HALF_EVEN``): a default written as the constant is that member."""
+    chain = [target]
+    while len(chain) <= _MAX_HOPS:
+        cur = chain[-1]
+        node = cur.node
+        if cur.kind != "attribute" or cur.owner is not None or cur.module is None \
+                or not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+            break
+        name = dotted(node.value)
+        res = ctx.resolver.resolve_in(cur.module, name) if name else None
+        if res is None or not res.found or res.target is None or any(t.qualname == res.target.qualname for t in chain):
+            break
+        chain.append(res.target)
+    return chain
 
 
 def _derives(ctx: ReviewContext, cls: Def, base: Def) -> bool:

@@ -13,7 +13,7 @@ import dataclasses
 import re
 
 from caas_tui.models import Claim
-from caas_tui.review.claims.tense import in_version_note
+from caas_tui.review.claims.tense import SURVIVES, in_version_note
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.drift.driftnames import check_stdlib_named, check_worded_members
 from caas_tui.review.static.drift.removednames import check_unbound_api_names
@@ -32,7 +32,7 @@ _PENDING = re.compile(
 _DONE = re.compile(
     r"\b(?:was|were|has|have|had)\s+(?:\w+ly\s+)?(?:been\s+)?(?:removed|renamed|moved|replaced|dropped|deleted|split)\b"
     r"|\b(?:renamed|moved)\s+(?:to|into|from)\b|\bno\s+longer\b|\bformerly\b|\bpreviously\b|\bused\s+to\b"
-    r"|\b(?:old|former|legacy)\s+(?:name|api|spelling)\b"
+    r"|\b(?:old|former|legacy)\s+(?:name|api|spelling)\b(?!\s+(?:is|are)?\s*(?:still|kept|remains?|stays?)\b)"
     # a release note's past-tense verb: "Deprecated the ``x`` module, will be removed in 2.1."
     r"|^\W*(?:deprecated|removed|dropped|renamed)\s+(?:the\s+|support\s+for\s+)?[`:]",
     re.IGNORECASE,
@@ -43,7 +43,7 @@ def pending_removal(claim: Claim) -> bool:
     """The claim says a name is deprecated or will be removed (and not that it already was)."""
     if claim.kind == "code" or _DONE.search(claim.text):
         return False
-    return _PENDING.search(claim.text) is not None or in_version_note(claim.context) == "deprecated"
+    return _PENDING.search(claim.text) is not None or SURVIVES.search(claim.text) is not None or in_version_note(claim.context) == "deprecated"
 
 
 def check_removed_notes(ctx: ReviewContext, claim: Claim) -> list[Finding]:

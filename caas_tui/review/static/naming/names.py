@@ -6,10 +6,9 @@ from __future__ import annotations
 import ast
 import keyword
 import re
-import warnings
 
 from caas_tui.models import Claim
-from caas_tui.review.claims.mentions import Mention, dotted, find_mentions
+from caas_tui.review.claims.mentions import Mention, dotted, find_mentions, parse_inline
 from caas_tui.review.claims.nonpython import not_a_python_name
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
@@ -349,20 +348,13 @@ def check_call_args(
     return findings
 
 
-def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
-    """Calls written in backticks in prose: keyword names, positional count and required
-    parameters (``f(a, ...)`` and ``f()`` abbreviate, so they are not judged for what's missing)."""
-    findings: list[Finding] = []
+def inline_calls(ctx: ReviewContext, claim: Claim) -> list[tuple[Mention, ast.Call, Def]]:
+    """Calls written in backticks in prose, each with the project callable it calls."""
+    out: list[tuple[Mention, ast.Call, Def]] = []
     for m in find_mentions(claim.text):
         if m.origin != "code" or "(" not in m.raw or m.raw.strip().endswith("()"):
             continue
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                tree = ast.parse(m.raw.strip().removeprefix("@"), mode="eval")
-        except (SyntaxError, ValueError, RecursionError):
-            continue
-        call = tree.body
+        call = parse_inline(m.raw.strip().removeprefix("@"))
         if not isinstance(call, ast.Call):
             continue
         name = dotted(call.func)
@@ -373,7 +365,7 @@ def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
                 and imported.defn.is_project:
             # ``fetch(url, verbose=True)`` after a block did ``from pkg.net import fetch``: the
             # doc's own import says which callable the bare name is.
-            findings.extend(check_call_args(ctx, claim, call, imported.defn, on_instance=True, strict=True))
+            out.append((m, call, imported.defn))
             continue
         res = resolve_mention(ctx, claim, m)
         if not res.found or res.ambiguous or res.target is None or not res.target.is_project:
@@ -383,7 +375,16 @@ def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
             # ``progress(done, total)``: a bare name may be any callable (a parameter, a callback),
             # unless it is what the package exports under that name (``pre_load(pass_many=True)``)
             continue
-        # ``Scene.spawn(x)`` in prose means "call spawn on a scene"; written with arguments
-        # (and no ``...``) it is a call like one in a code block, judged the same way.
-        findings.extend(check_call_args(ctx, claim, call, res.target, on_instance=True, strict=True))
+        out.append((m, call, res.target))
+    return out
+
+
+def check_inline_calls(ctx: ReviewContext, claim: Claim) -> list[Finding]:
+    """Calls written in backticks in prose: keyword names, positional count and required
+    parameters (``f(a, ...)`` and ``f()`` abbreviate, so they are not judged for what's missing).
+    ``Scene.spawn(x)`` in prose means "call spawn on a scene"; written with arguments (and no
+    ``...``) it is a call like one in a code block, judged the same way."""
+    findings: list[Finding] = []
+    for _, call, target in inline_calls(ctx, claim):
+        findings.extend(check_call_args(ctx, claim, call, target, on_instance=True, strict=True))
     return findings

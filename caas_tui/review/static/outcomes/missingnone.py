@@ -23,14 +23,9 @@ from caas_tui.review.static.model.flow import explicit_none_return, falls_throug
 from caas_tui.review.static.model.pysig import own_nodes
 from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.naming.names import subject_before
+from caas_tui.review.static.outcomes.missingwords import MISSING_WORD
 from caas_tui.review.static.specs.platformrules import Body, bodies, holds
 
-_MISSING = re.compile(
-    r"\b(?:missing|unknown|absent|not\s+(?:found|present|there|stored|set|registered)|never\s+(?:been\s+)?"
-    r"(?:stored|written|added|set|registered|put)|no\s+(?:such|entry|value|item|record)|nothing\s+(?:is\s+)?"
-    r"(?:stored|there|found)|does\s+not\s+exist|doesn't\s+exist|isn't\s+there|unset)\b",
-    re.IGNORECASE,
-)
 # "returns `None`", "gives back ``None``", "returns :data:`None`".
 _NONE_RESULT = re.compile(r"\b(?:returns?|returning|gives?\s+back|hands?\s+back|yields?)\s+"
                           r"(?::(?:py:)?(?:data|obj|const):`None`|`{1,2}None`{1,2}|None\b)", re.IGNORECASE)
@@ -67,12 +62,12 @@ def _label(fn: Def) -> str:
 
 
 def check_missing_none(ctx: ReviewContext, claim: Claim) -> list[Finding]:
-    if claim.kind != "prose" or not _MISSING.search(claim.text):
+    if claim.kind != "prose" or not MISSING_WORD.search(claim.text):
         return []
     for st in _NONE_RESULT.finditer(claim.text):
         if _NOT_BEFORE.search(claim.text[max(0, st.start() - 30):st.start()] + st.group(0).split()[0] + " "):
             continue
-        if not _MISSING.search(claim.text, st.end()):
+        if not MISSING_WORD.search(claim.text, st.end()):
             continue  # the missing case is not what returns None
         subject = subject_before(ctx, claim, st.start())
         if subject is None or subject.kind != "function" or not subject.is_project:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import FieldFact
 from caas_tui.review.claims.mentions import dotted
+from caas_tui.review.static.codefacts.operators import operator_subject
 from caas_tui.review.static.codefacts.raisecheck import (
     IMPLICIT,
     Reach,
@@ -22,6 +23,12 @@ from caas_tui.review.static.codefacts.raisecheck import (
     reach,
     stated_exception,
 )
+from caas_tui.review.static.codefacts.raiseguards import (
+    GuardedRaise,
+    condition_stems,
+    guarded_raises,
+    raise_on_condition,
+)
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Finding, bad, ok
 from caas_tui.review.static.model.flow import (
@@ -32,10 +39,12 @@ from caas_tui.review.static.model.flow import (
     translating_handlers,
 )
 from caas_tui.review.static.model.resolve import Def
-from caas_tui.review.static.outcomes.retfallback import MISSING, Fallback, code_fallback
+from caas_tui.review.static.outcomes.missingwords import MISSING
+from caas_tui.review.static.outcomes.retfallback import Fallback, code_fallback
 from caas_tui.review.static.referents.ctorclaims import about_construction
-from caas_tui.review.static.referents.subjects import subject_of
+from caas_tui.review.static.referents.subjects import owner_of, subject_of
 from caas_tui.review.static.wording.facts import stated_raises
+from caas_tui.review.static.wording.words import stem
 
 _NEGATED = re.compile(r"(?:\bnever|\bnot|n't|\bnor|\bwithout)\s+(?:\w+\s+)?$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.;](?:\s|$)")
@@ -66,7 +75,11 @@ def stated_raise_claims(ctx: ReviewContext, claim: Claim, fact: FieldFact | None
         return []
     out: list[tuple[Def, str, bool, str]] = []
     for m in re.finditer(r"\b(?:raises?|throws?)\b", claim.text, re.IGNORECASE):
-        subj = subject_of(ctx, claim, m.start())
+        operator = operator_subject(ctx, claim, m.start())
+        subj = operator[0] if operator is not None else subject_of(ctx, claim, m.start())
+        owner, lead = _parameter_phrase(ctx, claim, m.start()) if operator is None else (None, "")
+        if subj is None or (owner is not None and subj.node is not owner.node):
+            subj, lead = (subj, "") if subj is not None else (owner, lead)
         if subj is None:
             continue
         rest = claim.text[m.start():m.start() + 160]
@@ -75,10 +88,31 @@ def stated_raise_claims(ctx: ReviewContext, claim: Claim, fact: FieldFact | None
         negated = bool(_NEGATED.search(claim.text[max(0, m.start() - 30):m.start()]))
         names = stated_raises(rest)[:1]
         rest += _leading_clause(claim.text[:m.start()])
+        if lead:
+            rest += f" (if {lead})"
+        if operator is not None and operator[1]:
+            rest += f" (when {operator[1]})"  # ``a / 0``: the operand is the condition
         if not names and negated and _BARE_RAISE.match(rest) and not _CONDITION.search(claim.text[:m.start()]):
             names = [""]  # "never raises." / "does not raise, even ...": nothing may escape it
         out += [(subj, name, negated, rest) for name in names]
     return out
+
+
+def _parameter_phrase(ctx: ReviewContext, claim: Claim, offset: int) -> tuple[Def | None, str]:
+    """(the docstring's owner, the phrase) for "a list of ``ratios`` that are all zero raises
+    ...": the words before the verb, in its sentence, name a parameter of the owner and no
+    callable. The phrase is the condition."""
+    owner = owner_of(ctx, claim)
+    if owner is None or owner.kind != "function":
+        return None, ""
+    phrase = re.split(r"[.;](?:\s|$)|,\s+(?:and|but)\s+", claim.text[:offset])[-1].strip()
+    sig = ctx.signature(owner)
+    if not phrase or sig is None or _NEGATED.search(phrase):
+        return None, ""
+    words = {stem(w) for w in re.findall(r"[A-Za-z_]\w*", phrase)}
+    if not any(stem(p.name) in words for p in sig.params if p.name not in ("self", "cls")):
+        return None, ""
+    return owner, phrase
 
 
 # "If the key is absent, `S.get` raises ...", "Removing an absent key, `S.drop` raises ...":
@@ -135,6 +169,13 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
                                 f"`{other.short}` is not a `{exc.short}` (nor derived from it)",
                                 *ev, ctx.evidence(other), aspect="raises"))
             continue
+        on_condition = _on_condition(ctx, subj, exc, name, condition, reached) if result is not False else None
+        if on_condition is not None and not on_condition[0]:
+            first = on_condition[1]
+            findings.append(bad("contradicted", check, f"on that condition `{_label(first.fn)}` raises "
+                                f"`{first.exc.short}` (line {first.line}), which is not a `{exc.short}` (nor derived "
+                                "from it)", *ev, ctx.evidence(first.fn), aspect="raises"))
+            continue
         if result is None and not reached.opaque and exc.qualname not in IMPLICIT and not open_ended(ctx, subj) \
                 and not _related_raised(ctx, reached, exc):
             # Calls leave the project, so a builtin exception may come from there -- unless
@@ -159,7 +200,8 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
             # "raises X when <condition>": that X can be raised is checked; the condition only
             # when an own ``raise X`` is guarded by a name the condition uses ("for a missing
             # ``key``" over ``if key not in self._data``).
-            conditioned = bool(_CONDITION.search(condition)) and not _guard_matches(ctx, subj, exc, condition)
+            conditioned = bool(_CONDITION.search(condition)) and on_condition is None \
+                and not _guard_matches(ctx, subj, exc, condition)
             findings.append(ok(check, *ev, aspect="names" if conditioned else "raises"))
             continue
         raised = ", ".join(f"`{q.rsplit('.', 1)[-1]}`" for q in reached.raised)
@@ -168,6 +210,30 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
             instead += "; it clamps the value with `min`/`max` instead"
         findings.append(bad("contradicted", check, f"`{label}` never raises `{name}` ({instead})", *ev, aspect="raises"))
     return findings
+
+
+def _on_condition(ctx: ReviewContext, fn: Def, exc: Def, name: str, condition: str,
+                  reached: Reach) -> tuple[bool, GuardedRaise] | None:
+    """(agrees, the raise) when the stated condition points at the guard of one exception
+    class in ``fn`` or the project code it calls: agrees when that class is ``exc`` or derives
+    from it; no answer when the classes are related the other way or a base is unknown."""
+    if not _CONDITION.search(condition) or reached.opaque:
+        return None
+    raises = guarded_raises(ctx, fn)
+    if not raises:
+        return None
+    # "if A, or B": each alternative is a condition the exception is promised for
+    answers: list[tuple[bool, GuardedRaise]] = []
+    for part in re.split(r"\bor\b|;", condition):
+        target = raise_on_condition(ctx, raises, condition_stems(part, name, fn))
+        if not target:
+            continue
+        first = target[0]
+        if is_subclass(ctx, first.exc, exc):
+            answers.append((True, first))
+        elif not is_subclass(ctx, exc, first.exc) and (first.exc.kind != "class" or _bases_known(ctx, first.exc)):
+            answers.append((False, first))
+    return next((a for a in answers if not a[0]), answers[0] if answers else None)
 
 
 def _catching(ctx: ReviewContext, exc: Def) -> Callable[[str], bool]:

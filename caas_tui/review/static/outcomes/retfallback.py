@@ -26,6 +26,7 @@ from caas_tui.review.static.findings import Finding, bad, ok
 from caas_tui.review.static.model.pysig import evaluate, own_nodes, same_value
 from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.naming.names import section_subject
+from caas_tui.review.static.outcomes.missingwords import MISSING_WORDS
 from caas_tui.review.static.referents.subjects import subject_of
 from caas_tui.review.static.wording.voice import active_claim, verb_start
 
@@ -34,26 +35,17 @@ _EMPTY_WORDS = {"string": "", "str": "", "list": [], "dict": {}, "dictionary": {
 _LITERAL = (r"(?:``|`)(?P<quoted>b?\"[^\"`\n]*\"|b?'[^'`\n]*')(?:``|`)"
             r"|(?<![\w'\"])(?:``|`)?(?P<code>(?-i:None|True|False)|-?\d+(?:\.\d+)?|\"\"|''|\[\]|\{\}|\(\))(?:``|`)?(?![\w.])"
             r"|\ban?\s+empty\s+(?P<empty>string|str|list|dict|dictionary|tuple|bytes)\b|\b(?P<zero>zero)\b")
-_MISSING = (r"(?:missing|absent|not\s+(?:found|present|there|set|stored|known)|unknown|no\s+such|has\s+no|"
-            r"have\s+no|does\s+not\s+(?:exist|have|contain)|doesn't\s+(?:exist|have|contain)|is\s+not\s+in|"
-            r"nonexistent|non-existent|not\s+in\s+the|"
-            # a search that finds nothing: "if no handler matches", "when none is found"
-            r"no\s+(?:\w+\s+){0,2}(?:matches|match|has|have|(?:is|are|was|were|can\s+be|could\s+be)\s+found|exists|fits)|"
-            r"nothing\s+(?:matches|is\s+found)|"
-            r"none\s+(?:matches|match|is\s+found|exists)|there\s+is\s+none)")
-# "X when/if/for <missing>" and "if/when <missing>, [it] returns X".
-MISSING = re.compile(rf"\b{_MISSING}", re.IGNORECASE)
 # "``None`` (instead of raising) if the key is missing": a few words may sit between.
-_AFTER = re.compile(rf"(?:{_LITERAL})\)?\s*,?(?:\s+\(?[\w-]+\)?){{0,4}}?\s+(?:when|if|for|where|in\s+case)\b[^.;]*?\b{_MISSING}",
+_AFTER = re.compile(rf"(?:{_LITERAL})\)?\s*,?(?:\s+\(?[\w-]+\)?){{0,4}}?\s+(?:when|if|for|where|in\s+case)\b[^.;]*?\b{MISSING_WORDS}",
                     re.IGNORECASE)
 # "For a missing key, `S.get` returns ``None``": the subject may stand between.
-_BEFORE = re.compile(rf"\b(?:if|when|for)\b[^.;]*?\b{_MISSING}\b[^.;,]*,\s*(?:it\s+|this\s+|\S+\s+)?(?:returns?|gives?)\s+"
+_BEFORE = re.compile(rf"\b(?:if|when|for)\b[^.;]*?\b{MISSING_WORDS}\b[^.;,]*,\s*(?:it\s+|this\s+|\S+\s+)?(?:returns?|gives?)\s+"
                      rf"(?:{_LITERAL})", re.IGNORECASE)
 _FALLBACK_CALLS = {"get": 2, "pop": 2, "getattr": 3, "next": 2}
 # "``0`` if ``values`` is empty", "``None`` when *name* is not given": a literal for an empty
 # or absent argument, with the condition's words (``cond``) to find which argument.
 _ABSENT = re.compile(r"\b(?:empty|blank|is\s+(?:``|`)?None(?:``|`)?|not\s+(?:given|provided|passed)|omitted|"
-                     rf"{_MISSING})", re.IGNORECASE)
+                     rf"{MISSING_WORDS})", re.IGNORECASE)
 _GUARDED = re.compile(rf"(?:{_LITERAL})\)?\s*,?(?:\s+\(?[\w-]+\)?){{0,4}}?\s+(?:when|if|for)\s+(?P<cond>[^.;]*)",
                       re.IGNORECASE)
 

@@ -11,12 +11,8 @@ from caas_tui.review.static.codefacts.raisecheck import reach
 from caas_tui.review.static.codefacts.rettypes import never_none
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.model.resolve import Def
-from caas_tui.review.static.outcomes.retfallback import MISSING, code_fallback
-
-# A ``[]`` lookup raises only when the key is missing; the value found may itself be None.
-_LOOKUP_MISSING = re.compile(r"\b(?:missing|absent|not\s+(?:found|present|there|set|in|stored)|unknown|no\s+such|"
-                             r"does\s+not\s+exist|doesn't\s+exist|nonexistent|non-existent)\b", re.IGNORECASE)
-
+from caas_tui.review.static.outcomes.missingwords import MISSING, MISSING_WORD
+from caas_tui.review.static.outcomes.retfallback import code_fallback
 
 # "returns nothing.", ":returns: None", "Returns: None.", "# -> None": the result is None, whatever happens.
 _NONE_RESULT = re.compile(r"(?:\breturns?:?|:returns?:|->|=>)\s*(?:``|`)?(?:None|nothing)(?:``|`)?[\s.]*$", re.IGNORECASE)
@@ -46,7 +42,7 @@ def not_none(ctx: ReviewContext, fn: Def, text: str, *, fallback: bool = False) 
         raised = [q.rsplit(".", 1)[-1] for q in reached.raised]
         if raised:
             instead = "it raises " + ", ".join(f"`{r}`" for r in raised)
-        elif reached.subscripts and _LOOKUP_MISSING.search(text):
+        elif reached.subscripts and MISSING_WORD.search(text):
             instead = "its `[]` lookups raise instead (`KeyError`/`IndexError`)"
         elif unconditional_none(text):
             return NotNone(f"never returns None ({why})", (fn,))

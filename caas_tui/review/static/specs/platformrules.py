@@ -235,10 +235,14 @@ def _returned(pred: Callable[[Def, ast.expr], str | None]) -> Callable[[list[Bod
 
 def _called(wanted: Callable[[str, ast.Call], bool], *, absent: tuple[str, ...] = ()) \
         -> Callable[[list[Body]], tuple[Def, str] | None]:
-    """A call the bodies make, none of them also calling (or naming) one of ``absent``."""
+    """A call the bodies make, none of them also calling (or naming) one of ``absent``.
+
+    A dotted ``absent`` entry (``time.time``) is a call's full name: the module name ``time``
+    in ``time.monotonic()`` must not count as a call of ``time.time()``."""
     def shows(chain: list[Body]) -> tuple[Def, str] | None:
-        names = {name.rsplit(".", 1)[-1] for b in chain for name, _ in b.calls}
-        if absent and any(a in names or _names_anywhere(chain, a) for a in absent):
+        full = {name for b in chain for name, _ in b.calls}
+        names = {name.rsplit(".", 1)[-1] for name in full}
+        if absent and any(a in full if "." in a else a in names or _names_anywhere(chain, a) for a in absent):
             return None
         for body in chain:
             for name, call in body.calls:
@@ -354,7 +358,7 @@ RULES: tuple[Rule, ...] = (
     Rule(_json_of_set, _JSON, "`json.dumps` raises `TypeError` for a set: JSON has no set type", unless=_FAILS),
     Rule(_called(lambda n, c: n == "time.time", absent=("monotonic", "perf_counter")), _MONOTONIC,
          "`time.time()` is the system's wall clock, which jumps when the clock is set; `time.monotonic()` does not"),
-    Rule(_called(lambda n, c: n in ("time.monotonic", "time.perf_counter"), absent=("time",)), _WALL,
+    Rule(_called(lambda n, c: n in ("time.monotonic", "time.perf_counter"), absent=("time.time",)), _WALL,
          "`time.monotonic()` has an undefined reference point: it is no wall-clock or Unix time"),
     Rule(_called(lambda n, c: n == "re.match", absent=("search", "fullmatch", "finditer", "findall")), _ANYWHERE,
          "`re.match` matches only at the start of the string (`re.search` looks anywhere)"),

@@ -1,10 +1,11 @@
-"""Claims judged against the project's tests (cross-system evidence): a stated result
-of a literal call (prose or doctest) against a test asserting that same call, and a
-"raises X when `p` is negative/empty/zero/None" or "returns None when ..." against a
-test that calls with such an argument and expects something else.
+"""Claims judged against the project's tests (cross-system evidence): a stated result of a
+literal call (prose or doctest) against a test asserting that same call, and an unconditioned
+"returns None" against a test expecting a raise the code can make and no way to return None.
+Stated outcomes under a condition ("raises X when ...", "returns None for ...") are
+``testoutcomes``' work.
 
-Only the same function called with the same (literal) arguments, or an argument the
-stated condition plainly covers, counts; anything less leaves the claim alone."""
+Only the same function called with the same (literal) arguments counts; anything less leaves
+the claim alone."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ from caas_tui.review.static.model.flow import explicit_none_return, falls_throug
 from caas_tui.review.static.model.pysig import same_value
 from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.naming.names import subject_before
-from caas_tui.review.static.outcomes.raiseclaims import stated_raise_claims
-from caas_tui.review.static.testevidence.testfacts import TestCall, argument, literal_args, test_calls
+from caas_tui.review.static.testevidence.testfacts import TestCall, literal_args, test_calls
+from caas_tui.review.static.testevidence.testoutcomes import adjective_conditions, check_test_outcomes
 from caas_tui.review.static.wording.facts import parse_value, stated_returns
 
 _RESULT = re.compile(r"`(?P<call>[^`]+\([^`]*\))`\s*(?:returns|gives(?: back)?|evaluates to|is|==|->|→)\s+`(?P<value>[^`]+)`")
@@ -105,68 +106,6 @@ def _check_results(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     return findings
 
 
-def _satisfies(adj: str, value: object) -> bool:
-    adj = adj.strip("`").lower()
-    if adj == "negative":
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0
-    if adj == "zero":
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0
-    if adj == "empty":
-        return isinstance(value, (str, bytes, list, tuple, dict, set)) and len(value) == 0
-    if adj == "none":
-        return value is None
-    return False
-
-
-def _conditioned(ctx: ReviewContext, fn: Def, condition: str) -> list[tuple[str, str]]:
-    """(parameter, adjective) pairs the condition states: "`n` is negative", "an empty `items`"."""
-    sig = ctx.signature(fn)
-    if sig is None:
-        return []
-    out = []
-    for p in sig.params:
-        name = re.escape(p.name)
-        m = re.search(rf"`?\b{name}\b`?\s+(?:is|are|was)\s+{_ADJ}\b", condition, re.IGNORECASE) or re.search(
-            rf"\b(?:an?\s+)?{_ADJ}\s+`?{name}\b`?", condition, re.IGNORECASE)
-        if m:
-            out.append((p.name, m.group(1)))
-    return out
-
-
-def _matching_calls(ctx: ReviewContext, fn: Def, conds: list[tuple[str, str]]) -> list[TestCall]:
-    sig = ctx.signature(fn)
-    if sig is None or not conds:
-        return []
-    params = [p.name for p in sig.params if p.kind not in ("var", "varkw", "kwonly")]
-    if fn.owner is not None and params and params[0] in ("self", "cls"):
-        params = params[1:]
-    out = []
-    for t in test_calls(ctx, fn):
-        if all(_satisfies(adj, argument(t.call, params, p)) for p, adj in conds):
-            out.append(t)
-    return out
-
-
-def _check_raise_claims(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
-    findings: list[Finding] = []
-    for fn, name, negated, condition in stated_raise_claims(ctx, claim, fact, subject):
-        if negated or fn.kind != "function":
-            continue
-        exc = stated_exception(ctx, name, claim)
-        if exc is None:
-            continue
-        check = f"`{_label(fn)}` raises `{name}` (project tests)"
-        for t in _matching_calls(ctx, fn, _conditioned(ctx, fn, condition)):
-            if t.raises is not None:
-                got = stated_exception(ctx, t.raises)
-                if got is not None and (is_subclass(ctx, got, exc) or is_subclass(ctx, exc, got)):
-                    findings.append(ok(check + f" at {t.where}", ctx.evidence(fn), aspect="raises"))
-            elif t.has_value:
-                findings.append(bad("contradicted", check, f"the project test at {t.where} calls `{_show(t)}` and "
-                                    f"expects {t.expected!r}, not `{name}`", ctx.evidence(fn), aspect="raises"))
-    return findings
-
-
 def _check_none_claims(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
     if fact is not None:
         if fact.role != "returns" or subject is None:
@@ -183,13 +122,11 @@ def _check_none_claims(ctx: ReviewContext, claim: Claim, fact: FieldFact | None,
     for fn, st, condition in items:
         if st.kind != "None" or st.name is not None or fn.kind != "function":
             continue
+        if adjective_conditions(ctx, fn, condition):
+            continue  # "None when `p` is empty": ``testoutcomes`` ties the tests to that condition
         check = f"`{_label(fn)}` returns None (project tests)"
-        conds = _conditioned(ctx, fn, condition)
-        calls = _matching_calls(ctx, fn, conds) if conds else [t for t in test_calls(ctx, fn) if t.raises]
-        for t in calls:
-            if t.has_value and t.expected is None:
-                findings.append(ok(check + f" at {t.where}", ctx.evidence(fn), aspect="returns"))
-            elif t.raises is not None and (conds or _raises_only(ctx, fn, t.raises)):
+        for t in test_calls(ctx, fn):
+            if t.raises is not None and _raises_only(ctx, fn, t.raises):
                 findings.append(bad("contradicted", check, f"the project test at {t.where} expects `{_show(t)}` to "
                                     f"raise `{t.raises}`", ctx.evidence(fn), aspect="returns"))
     return findings
@@ -208,8 +145,8 @@ def _raises_only(ctx: ReviewContext, fn: Def, raised: str) -> bool:
 def check_tests(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
     out = _check_results(ctx, claim)
     if claim.kind != "code":
-        out += _check_raise_claims(ctx, claim, fact, subject)
         out += _check_none_claims(ctx, claim, fact, subject)
+        out += check_test_outcomes(ctx, claim, fact, subject)
     return out
 
 

@@ -59,11 +59,10 @@ def test_calls(ctx: ReviewContext, fn: Def) -> list[TestCall]:
 
 
 def _collect(ctx: ReviewContext) -> list[TestCall]:
-    paths = sorted({c.path for c in ctx.engine.chunks() if c.kind == "test" and c.path.endswith(".py")})
-    sources = [s for s in (_load(ctx, p) for p in paths) if s is not None]
+    sources = project_test_sources(ctx)
     fixtures: dict[str, Def] = {}
     for src in sources:
-        fixtures.update(_fixture_types(ctx, src))
+        fixtures.update(fixture_types(ctx, src))
     out: list[TestCall] = []
     for src in sources:
         assert src.tree is not None
@@ -73,7 +72,13 @@ def _collect(ctx: ReviewContext) -> list[TestCall]:
     return out
 
 
-def _load(ctx: ReviewContext, path: str) -> ModuleSource | None:
+def project_test_sources(ctx: ReviewContext) -> list[ModuleSource]:
+    """The project's Python test files, parsed (the index's ``test`` chunks say which)."""
+    paths = sorted({c.path for c in ctx.engine.chunks() if c.kind == "test" and c.path.endswith(".py")})
+    return [s for s in (load_test_source(ctx, p) for p in paths) if s is not None]
+
+
+def load_test_source(ctx: ReviewContext, path: str) -> ModuleSource | None:
     try:
         text = read_text(ctx.engine.resolve_path(path))
         with warnings.catch_warnings():
@@ -99,7 +104,7 @@ def resolve_in_test(ctx: ReviewContext, src: ModuleSource, name: str) -> Def | N
     return res.target
 
 
-def _fixture_types(ctx: ReviewContext, src: ModuleSource) -> dict[str, Def]:
+def fixture_types(ctx: ReviewContext, src: ModuleSource) -> dict[str, Def]:
     out: dict[str, Def] = {}
     assert src.tree is not None
     for node in src.tree.body:

@@ -21,7 +21,8 @@ from caas_tui.review.claims.docstrings import parse_field
 from caas_tui.review.static.wording.assertions import QUANTITY, text_kinds
 
 # Order, selection, state, lifecycle, scope, equivalence, absence, time zones and units: asserted
-# wherever they appear (a unit with a number is a ``value``, judged as one).
+# wherever they appear (a unit with a number is a ``value``, judged as one). "because" states a
+# cause, which no check reads, not even a raise check ("raises `E` because of the spaces").
 _ALWAYS = frozenset(str.split("""
 first last oldest newest latest earliest sorted sorts sort order ordered ordering ascending descending reverse
 reversed insertion nearest closest highest lowest smallest largest priority previous preceding
@@ -38,6 +39,7 @@ equivalent identical alias implies
 without nothing
 atomic atomically utc gmt timezone locale blocking non-blocking concurrently parallel recursively recursive
 temporary temporarily permanently
+because
 seconds milliseconds microseconds nanoseconds minutes hours days bytes kilobytes megabytes percent degrees radians
 epoch
 """))

@@ -111,8 +111,16 @@ def quantities(text: str) -> list[Quantity]:
     return out
 
 
+# A name that says its scale: a fraction (``drop_ratio``, ``fraction``: 0.25 is 25 %) or a
+# percentage (``jitter_pct``: 25 is 25 %). Without one, both readings stay open.
+_FRACTION_NAME = re.compile(r"(?:^|_)(?:ratio|fraction|frac)$")
+
+
 def param_unit(name: str) -> tuple[str, float] | None:
-    """(family, factor to base) from a parameter's unit suffix: ``timeout_ms`` -> (time, 1e-3)."""
+    """(family, factor to base) from a parameter's unit suffix: ``timeout_ms`` -> (time, 1e-3),
+    ``drop_ratio`` -> (ratio, 1.0)."""
+    if _FRACTION_NAME.search(name.lower()):
+        return "ratio", 1.0
     m = _SUFFIX_UNIT.search(name.lower())
     if m is None:
         return None
