@@ -147,6 +147,8 @@ def run_backend(corpus: Path, index_dir: Path, lexical: str, n_queries: int) -> 
         "lexical": lexical, "chunks": len(ids), "cold_index_s": cold, "phases": phases, "refresh_one_file_s": one_file,
         "latency": latency, "index_mb": _dir_mb(index_dir),
         "peak_rss_mb": _peak_rss_mb(), "peak_rss_mb_before_phase": rss_at, "memory_mb_at_phase": memory_at,
+        # the chunking worker is a second process: its own peak counts against the budget too
+        "worker_peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
         "dense_index": dense,
         "load_avg_1m_at_end": os.getloadavg()[0],  # 2 cores shared with other jobs: read timings with it
     }

@@ -43,7 +43,11 @@ MAX_SEGMENTS = 8  # dotted suffixes kept per raw token: bounds the term count
 # One expanded term: (text, position offset from the raw token's first position,
 # whether it is a whole identifier / dotted name rather than a word part).
 Expansion = tuple[tuple[tuple[str, int, bool], ...], int]
-CACHE_MAX = 100_000  # raw tokens (and stems) remembered per cache: ~20 MB on huge corpora
+# Raw tokens (and stems) remembered per cache. A cache is emptied when full, so a cap below a
+# corpus's distinct-token count makes the build re-analyze most tokens: at 100k, the 498k-chunk
+# scale corpus (356k distinct raw tokens) spent 1.3-1.8x the CPU in `terms_text`. 400k costs
+# about 160 MB when full, in the process that analyzes (the chunking worker, for tantivy).
+CACHE_MAX = 400_000
 
 # Stems of word parts: one part (``remove``) recurs in many raw tokens (``remove_body``,
 # ``removeItem``), each a miss of the per-token cache; Porter's stemmer is pure Python.
