@@ -13,7 +13,9 @@ from __future__ import annotations
 import ast
 import warnings
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
 from caas_tui.errors import CaasError
 from caas_tui.ingest import module_name
@@ -44,18 +46,35 @@ class TestCall:
         return self.expected is not _MISSING
 
 
-_CACHE: weakref.WeakKeyDictionary[ReviewContext, dict[int, list[TestCall]]] = weakref.WeakKeyDictionary()
+class _HasFn(Protocol):
+    @property
+    def fn(self) -> Def: ...
+
+
+T = TypeVar("T", bound=_HasFn)
+
+
+class PerCallable(Generic[T]):
+    """What the project's tests show, collected once per review run and looked up by callable:
+    ``test_calls`` and ``testruns.test_runs`` each keep one."""
+
+    def __init__(self, collect: Callable[[ReviewContext], list[T]]) -> None:
+        self._collect = collect
+        self._tables: weakref.WeakKeyDictionary[ReviewContext, dict[int, list[T]]] = weakref.WeakKeyDictionary()
+
+    def of(self, ctx: ReviewContext, fn: Def) -> list[T]:
+        table = self._tables.get(ctx)
+        if table is None:
+            table = {}
+            for item in self._collect(ctx):
+                table.setdefault(id(item.fn.node), []).append(item)
+            self._tables[ctx] = table
+        return table.get(id(fn.node), [])
 
 
 def test_calls(ctx: ReviewContext, fn: Def) -> list[TestCall]:
     """Every asserted call of ``fn`` in the project's tests."""
-    table = _CACHE.get(ctx)
-    if table is None:
-        table = {}
-        for call in _collect(ctx):
-            table.setdefault(id(call.fn.node), []).append(call)
-        _CACHE[ctx] = table
-    return table.get(id(fn.node), [])
+    return _CALLS.of(ctx, fn)
 
 
 def _collect(ctx: ReviewContext) -> list[TestCall]:
@@ -72,10 +91,18 @@ def _collect(ctx: ReviewContext) -> list[TestCall]:
     return out
 
 
+_CALLS: PerCallable[TestCall] = PerCallable(_collect)
+_SOURCES: weakref.WeakKeyDictionary[ReviewContext, list[ModuleSource]] = weakref.WeakKeyDictionary()
+
+
 def project_test_sources(ctx: ReviewContext) -> list[ModuleSource]:
-    """The project's Python test files, parsed (the index's ``test`` chunks say which)."""
-    paths = sorted({c.path for c in ctx.engine.chunks() if c.kind == "test" and c.path.endswith(".py")})
-    return [s for s in (load_test_source(ctx, p) for p in paths) if s is not None]
+    """The project's Python test files, parsed once per review run (the index's ``test`` chunks
+    say which)."""
+    found = _SOURCES.get(ctx)
+    if found is None:
+        paths = sorted({c.path for c in ctx.engine.chunks() if c.kind == "test" and c.path.endswith(".py")})
+        found = _SOURCES[ctx] = [s for s in (load_test_source(ctx, p) for p in paths) if s is not None]
+    return found
 
 
 def load_test_source(ctx: ReviewContext, path: str) -> ModuleSource | None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -25,7 +24,7 @@ from caas_tui.review.claims.mentions import dotted
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.model.project import ModuleSource
 from caas_tui.review.static.model.resolve import Def
-from caas_tui.review.static.testevidence.testfacts import MISSING, project_test_sources, resolve_in_test
+from caas_tui.review.static.testevidence.testfacts import MISSING, PerCallable, project_test_sources, resolve_in_test
 from caas_tui.review.static.testevidence.testobjects import class_of, made_types, objects, self_attr, set_up
 
 Outcome = Literal["raises", "returns"]
@@ -65,19 +64,9 @@ class TestRun:
         return ast.unparse(self.call)
 
 
-_CACHE: weakref.WeakKeyDictionary[ReviewContext, dict[int, list[TestRun]]] = weakref.WeakKeyDictionary()
-
-
 def test_runs(ctx: ReviewContext, fn: Def) -> list[TestRun]:
     """Every call of ``fn`` in the project's tests whose outcome the test pins."""
-    table = _CACHE.get(ctx)
-    if table is None:
-        table = {}
-        for run in _collect(ctx):
-            table.setdefault(id(run.fn.node), []).append(run)
-        _CACHE[ctx] = table
-    return table.get(id(fn.node), [])
-
+    return _RUNS.of(ctx, fn)
 
 
 
@@ -100,6 +89,9 @@ def _collect(ctx: ReviewContext) -> list[TestRun]:
                 env.update(set_up(ctx, src, cls, own))
             out += _Test(ctx, src, node, qual, fixtures, own, env).runs()
     return out
+
+
+_RUNS: PerCallable[TestRun] = PerCallable(_collect)
 
 
 def _tests(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, ast.ClassDef | None]]:
