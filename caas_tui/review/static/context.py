@@ -12,6 +12,7 @@ from caas_tui.errors import CaasError
 from caas_tui.models import Claim, EvidenceSpan
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.claims.docstrings import scope_defs
+from caas_tui.review.claims.extract import extract_claims
 from caas_tui.review.static.model.prefixes import field_prefixes, function_prefixes
 from caas_tui.review.static.model.project import Project
 from caas_tui.review.static.model.pysig import Signature, signature
@@ -57,6 +58,7 @@ class ReviewContext:
         self.resolver = Resolver(self.project)
         self._sigs: dict[int, Signature | None] = {}
         self._doc_lines: dict[str, list[str]] = {}
+        self._doc_claims: dict[str, list[Claim]] = {}
         self._prefix_builders: list[tuple[Def, str, str]] | None = None
         self._envs: DocScopes[Val] = DocScopes(_definition_of)
         self._subclasses: dict[int, list[Def]] | None = None
@@ -67,7 +69,20 @@ class ReviewContext:
     def begin_run(self) -> None:
         """Forget per-review state (doc text, names bound by code blocks); code facts stay."""
         self._doc_lines.clear()
+        self._doc_claims.clear()
         self._envs.clear()
+
+    def use_doc_text(self, path: str, text: str) -> None:
+        """Judge ``path`` as ``text`` until the next run: a doc edited but not saved (the
+        mutation audit re-reviews one doc with one claim changed)."""
+        self._doc_lines[path] = split_lines(text)
+        self._doc_claims.pop(path, None)
+
+    def doc_claims(self, path: str) -> list[Claim]:
+        """Every claim of the doc under review (a field entry's siblings in its section)."""
+        if path not in self._doc_claims:
+            self._doc_claims[path] = extract_claims(path, "\n".join(self.doc_lines(path)))
+        return self._doc_claims[path]
 
     # -- the names a doc's code blocks have bound so far ---------------------------------
     @staticmethod

@@ -14,10 +14,12 @@ from caas_tui.review.static.defaults.symdefaults import check_symbol_default, na
 from caas_tui.review.static.defaults.worddefaults import check_word_defaults
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
 from caas_tui.review.static.kinds.paramchecks import check_param_entry, check_prose_kinds
+from caas_tui.review.static.kinds.ranges import check_param_range
 from caas_tui.review.static.kinds.requiredness import check_requiredness
 from caas_tui.review.static.model.flow import explicit_none_return
 from caas_tui.review.static.model.pysig import Signature, same_value
 from caas_tui.review.static.model.resolve import Def
+from caas_tui.review.static.naming.fieldentries import check_entry_duplicates
 from caas_tui.review.static.naming.names import callable_mentions, resolve_mention, section_subject
 from caas_tui.review.static.naming.nouns import noun_subjects
 from caas_tui.review.static.outcomes.raiseclaims import check_raises
@@ -69,7 +71,9 @@ def check_field_params(ctx: ReviewContext, claim: Claim, fact: FieldFact, subjec
             continue
         check = f"`{label}` has parameter `{name}`"
         if name in names:
-            findings.append(ok(check, ev, aspect="parameters"))
+            repeated = check_entry_duplicates(ctx, claim, name, sig, label, ev)
+            findings += repeated or [ok(check, ev, aspect="parameters")]
+            findings += check_param_range(ctx, claim, fact, sig, label)
         elif not sig.has_varkw:
             documented: set[str] = set()  # a name another entry already documents is no suggestion
             sug = ctx.suggest(sig.fn, name, {n for n in names if n not in documented and n not in ("self", "cls")})

@@ -49,6 +49,7 @@ from caas_tui.review.static.findings import REVIEWER, Edit, Finding, bad, verdic
 from caas_tui.review.static.kinds.argkinds import check_arg_kinds
 from caas_tui.review.static.kinds.forwardtypes import check_forwarded_types
 from caas_tui.review.static.kinds.isclaims import check_is_a, check_raised_bases
+from caas_tui.review.static.kinds.ranges import check_table_ranges
 from caas_tui.review.static.languages.doccomments import check_doc_comment, source_language
 from caas_tui.review.static.languages.polyglot import block_language, check_block, check_prose
 from caas_tui.review.static.naming.callability import check_uncallable
@@ -57,6 +58,7 @@ from caas_tui.review.static.naming.prosenames import check_named_members, check_
 from caas_tui.review.static.outcomes.missingnone import check_missing_none
 from caas_tui.review.static.outcomes.retfallback import check_missing_fallback
 from caas_tui.review.static.outcomes.statuswords import check_status_words
+from caas_tui.review.static.outcomes.tableraises import check_table_raises
 from caas_tui.review.static.specs.platformrules import check_platform_rules
 from caas_tui.review.static.specs.specmaps import check_numberings
 from caas_tui.review.static.specs.upstream import check_upstream
@@ -198,6 +200,8 @@ class StaticReviewer:
             out += check_section_defaults(ctx, claim)
             out += check_attribute_defaults(ctx, claim)
             out += check_table_defaults(ctx, claim)
+            out += check_table_raises(ctx, claim)
+            out += check_table_ranges(ctx, claim)
             out += check_unless_defaults(ctx, claim)
             out += check_calls(ctx, claim)
             out += check_retries(ctx, claim)

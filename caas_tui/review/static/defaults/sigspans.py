@@ -11,13 +11,14 @@ from __future__ import annotations
 import ast
 import re
 
-from caas_tui.models import Claim
+from caas_tui.models import Claim, EvidenceSpan
 from caas_tui.review.claims.mentions import dotted, is_signature
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.defaults.symdefaults import check_symbol_default, resolved_default
 from caas_tui.review.static.findings import Finding, bad, ok
 from caas_tui.review.static.model.pysig import Signature, same_value
 from caas_tui.review.static.model.resolve import Def
+from caas_tui.review.static.model.valuecalls import doc_qualname, value_call
 from caas_tui.review.static.naming.names import inline_calls
 from caas_tui.review.static.wording.facts import StatedValue
 
@@ -28,6 +29,14 @@ def _unchecked(check: str, why: str, aspect: str) -> Finding:
 
 def _label(target: Def, sig: Signature) -> str:
     return target.short if target.kind == "class" else sig.fn.short
+
+
+def _literal(node: ast.expr) -> tuple[object] | None:
+    """``(value,)`` of a literal default (``256``, ``{}``, ``("a", "b")``), else None."""
+    try:
+        return (ast.literal_eval(node),)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return value_call(node, doc_qualname)
 
 
 def _default(ctx: ReviewContext, claim: Claim, sig: Signature, label: str, kw: ast.keyword) -> list[Finding]:
@@ -46,11 +55,13 @@ def _default(ctx: ReviewContext, claim: Claim, sig: Signature, label: str, kw: a
                     aspect="default")]
     if mod is not None and mod.segment(p.default) == written:
         return [ok(check, ev, aspect="default")]  # the default as the code spells it
-    if isinstance(kw.value, ast.Constant):
-        actual = resolved_default(ctx, sig, kw.arg, p.default, none_stated=kw.value.value is None)
+    literal = _literal(kw.value)
+    if literal is not None:
+        stated = literal[0]
+        actual = resolved_default(ctx, sig, kw.arg, p.default, none_stated=stated is None)
         if actual is None:
             return [_unchecked(check, "", "default")]
-        if same_value(kw.value.value, actual.value):
+        if same_value(stated, actual.value):
             return [ok(check, ev, *[ctx.evidence(d) for d in actual.via], aspect="default")]
         source = mod.segment(p.default) if mod is not None else actual.source
         return [bad("contradicted", check, f"`{label}` defaults `{kw.arg}` to {source}, not {written}", ev,
@@ -62,20 +73,59 @@ def _default(ctx: ReviewContext, claim: Claim, sig: Signature, label: str, kw: a
     return [_unchecked(check, "", "default")]
 
 
+def _positional_names(sig: Signature, label: str, call: ast.Call, ev: EvidenceSpan | None) -> list[Finding]:
+    """In a signature a bare name is a parameter, not a variable passed in: ``f(key, *rest)``
+    says ``f`` has parameters ``key`` and ``*rest``."""
+    out: list[Finding] = []
+    for arg in call.args:
+        starred = isinstance(arg, ast.Starred)
+        node = arg.value if isinstance(arg, ast.Starred) else arg
+        if not isinstance(node, ast.Name):
+            continue
+        p = sig.named(node.id)
+        check = f"`{label}` has parameter `{'*' if starred else ''}{node.id}`"
+        if p is not None and (p.kind == "var") == starred:
+            out.append(ok(check, ev, aspect="parameters"))
+        elif p is None and not starred and sig.has_varkw:
+            continue  # ``**kwargs`` may take it by name; a positional slot says nothing
+        else:
+            has = ", ".join(f"`{q.name}`" for q in sig.params if q.name not in ("self", "cls"))
+            why = f"`{label}` has no parameter `{node.id}` (its parameters: {has})" if p is None else \
+                f"`{node.id}` of `{label}` is {'a single parameter, not `*' + node.id + '`' if starred else '`*' + node.id + '`'}"
+            out.append(bad("contradicted", check, why, ev, aspect="parameters"))
+    return out
+
+
+def _stands_alone(claim: Claim, raw: str) -> bool:
+    """A call span that is the whole claim (a ``.. function::`` directive, a heading) or the whole
+    first cell of a table row: a signature shown as the entry's title, not an example call."""
+    def bare(text: str) -> str:
+        return text.strip().strip("`").strip()
+
+    if bare(claim.text) == raw:
+        return True
+    if "table (" not in claim.context:
+        return False
+    first = claim.text.split(" | ", 1)[0]
+    return first.startswith("`") and bare(first) == raw
+
+
 def check_signature_spans(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     if claim.kind == "code":
         return []
     findings: list[Finding] = []
     for m, call, target in inline_calls(ctx, claim):
         raw = m.raw.strip()
-        if not is_signature(raw):
+        if not (is_signature(raw) or _stands_alone(claim, raw)):
             continue
         sig = ctx.call_signature(target, on_instance=True)
         if sig is None or not sig.reliable:
             continue
         label = _label(target, sig)
         ev = ctx.evidence(sig.fn)
-        star = raw.find("*,")
+        # a bare ``*`` or ``*args``: what follows is keyword-only
+        marker = re.search(r"(?<!\*)\*(?!\*)\s*(?:,|[A-Za-z_])", raw)
+        star = marker.start() if marker else -1
         for kw in call.keywords:
             if kw.arg is None:
                 continue
@@ -89,6 +139,7 @@ def check_signature_spans(ctx: ReviewContext, claim: Claim) -> list[Finding]:
             elif p is not None and p.kind in ("pos", "posonly") and shown_keyword_only:
                 findings.append(_unchecked(f"`{kw.arg}` of `{label}` is keyword-only",
                                            f"the code lets `{kw.arg}` be passed by position", "kind"))
+        findings += _positional_names(sig, label, call, ev)
         for arg in call.args:
             p = sig.named(arg.id) if isinstance(arg, ast.Name) else None
             if p is not None and p.kind == "kwonly":

@@ -4,13 +4,13 @@ section's class or function defaults to 30 seconds.
 
 The subject is the one project callable among those the section names (its heading, code
 blocks and inline code), the docstring owner or the sentence's own names that takes a
-parameter of that name; none, or several, is no answer. A cell that is no literal or
-quantity ("required", "—", "see below") is left alone.
+parameter of that name; none, or several, is no answer. A cell holding a literal or a stdlib
+value-type call (``Decimal("0.01")``, ``timedelta(seconds=30)``: ``model.valuecalls``) is compared
+by value; one that is no literal or quantity ("required", "—", "see below") is left alone.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 
 from caas_tui.models import Claim
@@ -19,6 +19,7 @@ from caas_tui.review.static.defaults.symdefaults import resolved_default
 from caas_tui.review.static.findings import Finding, bad, ok
 from caas_tui.review.static.model.pysig import Signature, same_value
 from caas_tui.review.static.model.resolve import Def
+from caas_tui.review.static.model.valuecalls import parse_value
 from caas_tui.review.static.referents.sectionnames import section_subjects
 from caas_tui.review.static.referents.subjects import owner_of
 from caas_tui.review.static.wording.units import matches, quantities, restate
@@ -52,10 +53,8 @@ def _literal(cell: str) -> tuple[bool, object]:
     text = cell.strip()
     if text.startswith("`") and text.endswith("`") and len(text) > 1:
         text = text.strip("`").strip()
-    try:
-        return True, ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return False, None
+    value = parse_value(text)  # a literal, or ``Decimal("0.01")``-style: compared by value
+    return (True, value[0]) if value is not None else (False, None)
 
 
 def _subjects(ctx: ReviewContext, claim: Claim) -> list[Def]:

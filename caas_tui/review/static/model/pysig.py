@@ -11,8 +11,9 @@ import weakref
 from dataclasses import dataclass
 
 from caas_tui.review.claims.mentions import dotted
-from caas_tui.review.static.model.project import child_nodes
+from caas_tui.review.static.model.project import ModuleSource, child_nodes
 from caas_tui.review.static.model.resolve import Def, Resolver
+from caas_tui.review.static.model.valuecalls import value_call
 
 # Decorators that leave the call signature as written.
 TRANSPARENT_DECORATORS = frozenset(
@@ -138,6 +139,9 @@ def evaluate(expr: ast.expr, fn_module: Def | None, resolver: Resolver, depth: i
         return Value(ast.literal_eval(expr), src.segment(expr) if src else ast.unparse(expr))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         pass
+    if src is not None and isinstance(expr, ast.Call):
+        made = value_call(expr, lambda name: _qualified(src, name, resolver))
+        return Value(made[0], src.segment(expr)) if made is not None else None
     if src is not None and depth <= 5 and isinstance(expr, (ast.JoinedStr, ast.BinOp)):
         text = _const_str(expr, fn_module, resolver, depth)
         return Value(text, src.segment(expr)) if text is not None else None
@@ -160,6 +164,14 @@ def evaluate(expr: ast.expr, fn_module: Def | None, resolver: Resolver, depth: i
     if inner is None:
         return None
     return Value(inner.value, inner.source, (target, *inner.via))
+
+
+def _qualified(src: ModuleSource, name: str, resolver: Resolver) -> str | None:
+    """The full name of a callee as the module binds it: ``decimal.Decimal`` for ``Decimal``."""
+    if name in ("dict", "list", "set", "tuple", "frozenset") and name not in src.bindings:
+        return name
+    res = resolver.resolve_in(src, name)
+    return res.target.qualname if res.found and res.target is not None and res.target.kind == "external" else None
 
 
 _ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"})

@@ -52,7 +52,10 @@ def _own_fields(node: ast.ClassDef, kw_only: bool) -> list[Param] | None:
                 continue
             if "kw_only" in opts:
                 return None  # per-field keyword-only: rare, not modelled
-            default = opts.get("default") or opts.get("default_factory")
+            factory = opts.get("default_factory")
+            # ``default_factory=list``: the field starts as ``list()``, not as the type ``list``
+            default = opts.get("default") or (ast.copy_location(ast.Call(factory, [], []), factory)
+                                              if factory is not None else None)
         params.append(Param(stmt.target.id, "kwonly" if kw_mode else "pos", default, stmt.annotation))
     return params
 

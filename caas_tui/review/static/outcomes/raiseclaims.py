@@ -71,7 +71,7 @@ def stated_raise_claims(ctx: ReviewContext, claim: Claim, fact: FieldFact | None
     """(subject, exception, negated, condition text)."""
     if fact is not None:
         if fact.role == "raises" and fact.name and subject is not None:
-            return [(subject, fact.name, False, fact.desc)]
+            return [(subject, fact.name, False, cond) for cond in entry_conditions(fact.desc)]
         return []
     out: list[tuple[Def, str, bool, str]] = []
     for m in re.finditer(r"\b(?:raises?|throws?)\b", claim.text, re.IGNORECASE):
@@ -96,6 +96,24 @@ def stated_raise_claims(ctx: ReviewContext, claim: Claim, fact: FieldFact | None
             names = [""]  # "never raises." / "does not raise, even ...": nothing may escape it
         out += [(subj, name, negated, rest) for name in names]
     return out
+
+
+# "Also raised when the rate has expired.": a further sentence of a Raises entry that states
+# another condition for the same exception.
+_FURTHER = re.compile(r"^(?:also|likewise|or|and|as\s+well)\b|\b(?:raised|thrown)\b", re.IGNORECASE)
+
+
+def entry_conditions(desc: str) -> list[str]:
+    """The conditions a Raises entry states: its first sentence, and each later sentence that
+    raises the same exception under a condition of its own."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.;])\s+(?=[A-Z])", desc.strip()) if s.strip()]
+    if len(sentences) < 2:
+        return [desc]
+    further = [s for s in sentences[1:] if _FURTHER.search(s) and _CONDITION.search(s)]
+    if not further:
+        return [desc]
+    rest = [s for s in sentences[1:] if s not in further]
+    return [" ".join([sentences[0], *rest]), *further]
 
 
 def _parameter_phrase(ctx: ReviewContext, claim: Claim, offset: int) -> tuple[Def | None, str]:

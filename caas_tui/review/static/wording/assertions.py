@@ -58,6 +58,15 @@ QUANTITY = re.compile(
     rf"\s*(?:{UNITS})(?![\w])|(?<![\w.])(?:half|a quarter of)\s+an?\s+(?:second|minute|hour)\b",
     re.IGNORECASE,
 )
+# A stated range of values: "0 to 100", "from 1 to ``MAX_PARTS``", "between 0 and 1", "(0-100)".
+RANGE = re.compile(
+    r"(?<![\w.-])(?:between\s+-?\d+(?:\.\d+)?\s*%?\s+and|(?:from\s+)?-?\d+(?:\.\d+)?\s*%?\s*(?:to|-|–|\.\.))\s*"
+    r"(?:-?\d[\d_,.]*(?<![.,])|X)(?![\w-])",
+    re.IGNORECASE,
+)
+# The scale a number is stated in: "in percent", "a percentage", "a fraction", "as a ratio".
+SCALE = re.compile(r"\b(?:percent(?:age)?s?|per\s+cent)\b|\b(?:an?\s+)?(?:fraction|ratio)\s+(?=between\b|from\s+0|of\s+1\b)",
+                   re.IGNORECASE)
 # ``handler: the handler class`` -- the head noun of a parameter's description.
 # An optional article, at most two modifiers, then the noun: "Allow rebinding an id" or
 # "Helios reference space type" are not descriptions of what the parameter is.
@@ -75,10 +84,12 @@ _COMPOUND = re.compile(
     re.IGNORECASE,
 )
 # ```handler` is the handler class``: a parameter's kind described in prose.
+# A code span in either spelling: ```x``` (Markdown) or ````x```` (reST, docstrings).
 _STATED_LITERAL = re.compile(
-    r"\b(?:is|are|equals?|becomes|==)\s+(?:\w+\s+)?`(?:\"[^`\"]*\"|'[^`']*'|-?\d[\d_.]*|True|False|None)`(?!\s+by\s+default)"
+    r"\b(?:is|are|equals?|becomes|==)\s+(?:\w+\s+)?(`+)(?:\"[^`\"]*\"|'[^`']*'|-?\d[\d_.]*|True|False|None)\1"
+    r"(?!\s+by\s+default)"
 )
-_CALL_RESULT = re.compile(r"`[^`]+\([^`]*\)`\s*(?:is|==|->|→|gives|evaluates to)\s+`[^`]+`")
+_CALL_RESULT = re.compile(r"(`+)[^`]+\([^`]*\)\1\s*(?:is|==|->|→|gives|evaluates to)\s+`+[^`]+`+")
 _IS_TYPE = re.compile(
     r"`[\w.]+`\s+(?:is|are)\s+(?:always\s+)?(?:an?|the)\s+(?:\w+\s+)?"
     r"(?:tuple|list|dict|dictionary|set|frozenset|string|str|int|integer|float|bool|boolean|bytes|iterator|generator)\b",
@@ -124,7 +135,7 @@ def text_kinds(text: str) -> set[str]:
         out.add("raises")
     if _DEFAULT.search(prose):
         out.add("default")
-    if QUANTITY.search(prose):
+    if QUANTITY.search(prose) or RANGE.search(prose) or SCALE.search(prose):
         out.add("value")
     if _CALLS.search(prose):
         out.add("calls")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import parse_field
-from caas_tui.review.static.wording.assertions import QUANTITY, text_kinds
+from caas_tui.review.static.wording.assertions import QUANTITY, RANGE, SCALE, text_kinds
 
 # Order, selection, state, lifecycle, scope, equivalence, absence, time zones and units: asserted
 # wherever they appear (a unit with a number is a ``value``, judged as one). "because" states a
@@ -64,7 +64,8 @@ def effect_words(claim: Claim, asserted: set[str] | frozenset[str] = frozenset()
         text = fact.desc
     prose = _SPAN.sub(" ", _ROLE.sub(" ", text))
     prose = _FOLLOWING.sub(" ", re.sub(r"https?://\S+", " ", prose))
-    prose = QUANTITY.sub(" ", prose)  # "30 seconds": a stated quantity, a kind of its own
+    # "30 seconds", "0 to 100", "in percent": a stated quantity, range or scale, kind ``value``
+    prose = SCALE.sub(" ", RANGE.sub(" ", QUANTITY.sub(" ", prose)))
     owned = bool(asserted & _OWNERS)
     out: list[str] = []
     for word in _WORD.findall(prose):
