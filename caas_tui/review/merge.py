@@ -1,7 +1,14 @@
 """Two reviewers judged one claim: which verdict decides.
 
-Evidence ranks: a real run that raised or printed something else beats a static guess;
-any definite verdict beats ``unverified``; between equals the first reviewer listed wins.
+Evidence ranks: a real run that raised or gave something else beats a static guess; any
+definite verdict beats ``unverified``; between equals the first reviewer listed wins.
+
+A run that matched (execute ``consistent``) against a static ``contradicted``/``incomplete`` on
+the same claim: the run is real evidence, but only for what it checked. It decides when every
+kind the static reviewer checked (its ``kind:checked`` coverage) is one the run decides: names,
+parameters and arity (the call ran as written), plus what a probe's coverage says it ran (the
+stated result, ``returns`` / ``raises``); otherwise the static flag stands, since the run never
+looked at what it is about (a default, an order, a side effect).
 """
 
 from __future__ import annotations
@@ -12,13 +19,35 @@ from collections.abc import Sequence
 from caas_tui.models import Claim, Verdict
 from caas_tui.review.runner import DocReview
 
+_RUN = "execute"
+_RUN_DECIDES = frozenset({"names", "parameters", "arity", "runs"})  # a call that ran as written settles these
+_FLAGS = ("contradicted", "incomplete")
+
 
 def _strength(v: Verdict) -> int:
     if v.verdict == "unverified":
         return 0
-    if v.reviewer == "execute" and v.verdict in ("contradicted", "consistent"):
+    if v.reviewer == _RUN and v.verdict == "contradicted":
         return 3  # observed, not inferred
-    return 2 if v.verdict in ("contradicted", "incomplete") else 1
+    if v.verdict in _FLAGS or (v.reviewer == _RUN and v.verdict == "consistent"):
+        return 2
+    return 1
+
+
+def _checked(v: Verdict) -> set[str]:
+    return {c.removesuffix(":checked") for c in v.coverage if c.endswith(":checked")}
+
+
+def _outranks(v: Verdict, best: Verdict) -> bool:
+    """Whether ``v`` decides over ``best``, the verdict so far."""
+    sv, sb = _strength(v), _strength(best)
+    if sv != sb:
+        return sv > sb
+    run, flag = (v, best) if v.reviewer == _RUN and v.verdict == "consistent" else (best, v)
+    if run.reviewer == _RUN and run.verdict == "consistent" and flag.verdict in _FLAGS:
+        settled = bool(_checked(flag)) and _checked(flag) <= _RUN_DECIDES | _checked(run)
+        return (v is run) == settled
+    return False
 
 
 def deciding_verdict(verdicts: Sequence[Verdict]) -> Verdict:
@@ -27,7 +56,7 @@ def deciding_verdict(verdicts: Sequence[Verdict]) -> Verdict:
         raise ValueError("deciding_verdict needs at least one verdict")
     best = verdicts[0]
     for v in verdicts[1:]:
-        if _strength(v) > _strength(best):
+        if _outranks(v, best):
             best = v
     return best
 
@@ -64,6 +93,9 @@ def prevailing_pairs(review: DocReview, *others: DocReview) -> list[tuple[Claim,
 
 
 def execute_pairs_to_store(executed: DocReview, static: DocReview) -> list[tuple[Claim, Verdict]]:
-    """The execute verdicts a front end stores beside ``static``'s: code blocks whose run
-    outranks the static verdict (the CLI's ``--execute`` and the app's run-code key agree)."""
-    return [(c, v) for c, v in prevailing_pairs(executed, static) if c.kind == "code"]
+    """The execute verdicts a front end stores beside ``static``'s: code blocks whose run outranks
+    the static verdict, and prose or field claims whose stated call was run and decided (a probe's
+    ``unverified`` never replaces the static reviewer's account of what it checked) (the CLI's
+    ``--execute`` and the app's run-code key agree)."""
+    return [(c, v) for c, v in prevailing_pairs(executed, static)
+            if c.kind == "code" or v.verdict != "unverified"]

@@ -5,14 +5,15 @@ from __future__ import annotations
 import ast
 import doctest
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from caas_tui.models import Claim
+from caas_tui.review.execute.probes import PROBE_SECONDS, Probe, ProbePlan, plan_probes
 from caas_tui.review.execute.stated import Stated, pieces, plan_stated
 
-RunMode = Literal["exec", "doctest", "skip"]
+RunMode = Literal["exec", "doctest", "skip", "probe"]
 _LANG = re.compile(r"code block \(([\w+.#-]+)\)", re.IGNORECASE)
 PYTHON_LANGS = frozenset({"python", "py", "python3", "py3", "testcode", "jupyter-execute", "ipython", "ipython3"})
 DOCTEST_LANGS = frozenset({"pycon", "doctest", "python-repl", "pyrepl"})
@@ -37,12 +38,17 @@ class RunBlock:
     reason: str = ""  # why a ``skip`` block is not run
     examples: tuple[Example, ...] = ()
     stated: tuple[Stated, ...] = ()  # outputs an ``exec`` block states in comments
+    probes: tuple[Probe, ...] = ()  # a prose or field claim's stated call outcomes (mode ``probe``)
+    rest: bool = False  # ... and whether the sentence asserts more than them
+    condition: str = ""  # ... and the condition word it states them under
 
     def request(self, index: int) -> dict[str, object]:
         examples = [{"source": e.source, "want": e.want, "line": e.offset, "flags": e.flags} for e in self.examples]
         out: dict[str, object] = {"index": index, "mode": self.mode, "source": self.claim.text, "examples": examples}
         if self.stated:
             out["pieces"] = pieces(self.claim.text, self.stated)
+        if self.probes:
+            out.update(probes=[p.request() for p in self.probes], seconds=PROBE_SECONDS)
         return out
 
 
@@ -92,6 +98,17 @@ def plan_block(claim: Claim) -> RunBlock:
     return RunBlock(claim, "skip", f"unverified: {lang} block, not run")
 
 
-def plan_doc(claims: Sequence[Claim]) -> list[RunBlock]:
-    """One plan per code claim, in document order."""
-    return [plan_block(c) for c in sorted(claims, key=lambda c: c.start_line) if c.kind == "code"]
+def plan_doc(claims: Sequence[Claim], derive: Callable[[Claim], ProbePlan | None] | None = None) -> list[RunBlock]:
+    """One plan per code claim and per prose or field claim stating a call's outcome, in document
+    order: a probe runs after the blocks above it, so it sees the names they bound."""
+    out = []
+    for c in sorted(claims, key=lambda c: c.start_line):
+        if c.kind == "code":
+            out.append(plan_block(c))
+            continue
+        plan: ProbePlan | None = plan_probes(c)
+        if plan is not None and not plan.probes and derive is not None:
+            plan = derive(c)  # a ``Raises`` field with no call written: one built from the project's own
+        if plan is not None and plan.probes:
+            out.append(RunBlock(c, "probe", probes=plan.probes, rest=plan.rest, condition=plan.condition))
+    return out

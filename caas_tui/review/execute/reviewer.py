@@ -13,14 +13,17 @@ import dataclasses
 import errno
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from caas_tui.models import Claim, EvidenceSpan, Fix, Verdict
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
 from caas_tui.review.execute.blocks import Example, RunBlock, plan_doc
+from caas_tui.review.execute.derived import derived_plan
 from caas_tui.review.execute.outcome import encode_outcome
+from caas_tui.review.execute.probejudge import CALL_REJECTED, probe_verdict
+from caas_tui.review.execute.probes import ProbePlan
 from caas_tui.review.execute.pythons import pick_python
 from caas_tui.review.execute.sandbox import Limits
 from caas_tui.review.execute.session import BlockOutcome, ExampleOutcome, Frame, RaisedError, run_session
@@ -34,7 +37,6 @@ _ENV_SKIP_DIRS = (".venv", "venv", "site-packages", "dist-packages")
 _SANDBOX_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM, errno.ENETUNREACH, errno.EAGAIN, errno.ECONNREFUSED,
                    errno.EHOSTUNREACH, errno.ENOSPC, errno.EFBIG}
 _NO_DISPLAY = re.compile(r"no display|\$DISPLAY|cannot open display|couldn't connect to display", re.IGNORECASE)
-_CALL_REJECTED = re.compile(r"^([A-Za-z_][\w.]*)\(\) (?:takes|missing|got)")
 _DOWNLOAD = re.compile(r"\bdownload", re.IGNORECASE)
 _PRINTED = "called by the example whose output differs"
 _MAX_EVIDENCE = 4
@@ -110,7 +112,7 @@ class ExecuteReviewer:
         judged: dict[str, Verdict] = {}
         done = 0
         for doc, doc_claims in by_doc.items():
-            plan = plan_doc(doc_claims)
+            plan = plan_doc(doc_claims, self._deriver(root, doc))
             result = run_session(root, choice.path, plan, self.limits, use_bwrap=self.use_bwrap,
                                  module=module_name(doc))
             self._note(result.warning)
@@ -124,6 +126,18 @@ class ExecuteReviewer:
         return [judged.get(c.id) or Verdict(c.id, "unverified", REVIEWER, "not a code block") for c in claims]
 
 
+    @staticmethod
+    def _deriver(root: Path, doc: str) -> Callable[[Claim], ProbePlan | None] | None:
+        """A docstring doc's ``Raises`` fields may get probes built from the project's own calls."""
+        if module_name(doc) is None or not (root / doc).is_file():
+            return None
+        source = read_text(root / doc)
+
+        def derive(claim: Claim) -> ProbePlan | None:
+            return derived_plan(claim, root, source)
+        return derive
+
+
 class _Judge:
     def __init__(self, root: Path, doc_text: str, engine: Engine) -> None:
         self.root = root
@@ -133,6 +147,8 @@ class _Judge:
         self.failed_before = False
 
     def verdict(self, block: RunBlock, outcome: BlockOutcome) -> Verdict:
+        if block.mode == "probe":  # isolated in a fork: it neither fails nor changes what later blocks see
+            return probe_verdict(REVIEWER, block, outcome, self)
         verdict = self._verdict(block, outcome)
         if verdict.verdict == "contradicted" or outcome.status in ("exception", "timeout"):
             self.failed_before = True
@@ -160,6 +176,16 @@ class _Judge:
                                   unchecked_comments(block.claim.text, block.stated))
         return Verdict(cid, "unverified", REVIEWER, "ran without error")
 
+    def raised_evidence(self, err: RaisedError) -> list[EvidenceSpan]:
+        """A probe's traceback through the project, else the definition its call did not fit."""
+        return self._evidence([f for f in err.frames if self._project_path(f) is not None]) or self._callee(err)
+
+    def called_evidence(self, claim: Claim, sources: list[str]) -> list[EvidenceSpan]:
+        return self._called_by(claim, [n for src in sources for n in called_names(src)])
+
+    def environment(self, err: RaisedError) -> str | None:
+        return self._environment(err)
+
     def _environment(self, err: RaisedError) -> str | None:
         """Why ``err`` is the environment's doing rather than the doc's, if it is."""
         if err.is_a("ModuleNotFoundError") and err.name:
@@ -175,6 +201,9 @@ class _Judge:
         if err.is_a("gaierror", "ConnectionError", "TimeoutError", "URLError") or (
                 err.is_a("OSError") and err.errno in _SANDBOX_ERRNOS):
             return f"the sandbox refused it ({err.text})"
+        for bases, code in err.causes:  # a library's own error raised from the socket's (``ConnectError``)
+            if {"gaierror", "ConnectionError", "URLError"} & set(bases) or ("OSError" in bases and code in _SANDBOX_ERRNOS):
+                return f"the sandbox refused the network call under it ({err.text})"
         if err.is_a("FileNotFoundError"):
             if self.says_download:
                 return f"a data file the doc says to download is missing ({err.text})"
@@ -229,7 +258,7 @@ class _Judge:
     def _callee(self, err: RaisedError) -> list[EvidenceSpan]:
         """Raised before any project line ran: the definition the doc's call does not fit
         (``TypeError`` from a signature), or the class lacking an attribute (``AttributeError``)."""
-        m = _CALL_REJECTED.match(err.message) if err.is_a("TypeError") else None
+        m = CALL_REJECTED.match(err.message) if err.is_a("TypeError") else None
         if m is not None:
             return self._definition(m.group(1), "the signature the call does not fit")
         if err.is_a("AttributeError") and err.owner and err.name:

@@ -50,6 +50,7 @@ class RaisedError:
     errno: int | None = None
     filename: str | None = None
     owner: str | None = None  # AttributeError: the class or module lacking the attribute
+    causes: tuple[tuple[tuple[str, ...], int | None], ...] = ()  # (MRO names, errno) of what it was raised from
 
     def is_a(self, *names: str) -> bool:
         return any(n in self.bases for n in names)
@@ -64,6 +65,27 @@ class ExampleOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class ProbeGot:
+    """What one probe's fork saw: a raised error, or the value (str, repr, type name)."""
+
+    status: Literal["raised", "value", "timeout", "crashed"]
+    error: RaisedError | None = None
+    value_str: str = ""
+    value_repr: str = ""
+    value_type: str = ""
+    is_none: bool = False
+    printed: str = ""
+    want_repr: str | None = None  # the stated value evaluated too, when it is inline code that runs
+    want_equal: bool | None = None  # ... and equal to the value, of the same type (a type: an instance of it)
+    want_type: bool = False  # the stated value is a type (``returns `Money```)
+    want_error: str = ""  # the stated value is code that failed to evaluate here
+    hash_equal: bool | None = None  # ``equal`` / ``distinct``: the two hash alike (None: unhashable)
+    resolved: tuple[str, ...] = ()  # free names taken from the project's packages (``moneta.Money``)
+    note: str = ""
+    varies: bool = False  # a second run from the same state gave another value
+
+
+@dataclass(frozen=True, slots=True)
 class BlockOutcome:
     index: int
     status: Status
@@ -73,6 +95,7 @@ class BlockOutcome:
     note: str = ""
     output_chars: int = 0  # length of everything printed; ``output`` may hold only the start
     stated: tuple[StatedGot, ...] = ()  # what ran for each stated output reached, in order
+    probes: tuple[ProbeGot, ...] = ()  # a probe block's results, parallel to its probes
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +110,8 @@ class SessionResult:
 def _error(d: dict[str, Any]) -> RaisedError:
     frames = tuple(Frame(str(f["file"]), int(f["line"] or 0), str(f.get("qualname") or f["name"])) for f in d["frames"])
     return RaisedError(str(d["type"]), str(d["module"]), tuple(d["mro"]), str(d["message"]), str(d["text"]).strip(),
-                       frames, d.get("name"), d.get("errno"), d.get("filename"), d.get("owner"))
+                       frames, d.get("name"), d.get("errno"), d.get("filename"), d.get("owner"),
+                       tuple((tuple(c.get("mro") or ()), c.get("errno")) for c in d.get("causes") or ()))
 
 
 def _outcome(d: dict[str, Any]) -> BlockOutcome:
@@ -99,8 +123,37 @@ def _outcome(d: dict[str, Any]) -> BlockOutcome:
     output = d.get("output", "")
     stated = tuple(StatedGot(int(e["check"]), str(e["printed"]), bool(e.get("value")), str(e.get("str", "")),
                              str(e.get("repr", "")), bool(e.get("none"))) for e in d.get("stated", ()))
+    probes = tuple(_probe(p) for p in d.get("probes", ()))
     return BlockOutcome(int(d["index"]), status, output, error, examples,
-                        output_chars=max(int(d.get("output_chars") or 0), len(output)), stated=stated)
+                        output_chars=max(int(d.get("output_chars") or 0), len(output)), stated=stated, probes=probes)
+
+
+def _probe(d: dict[str, Any]) -> ProbeGot:
+    status = d.get("status")
+    if status not in ("raised", "value", "timeout"):  # ``crashed``: also a derived probe's base call raising
+        return ProbeGot("crashed", note=str(d.get("note") or "bad probe report"))
+    if status == "timeout":
+        return ProbeGot("timeout", note=str(d.get("note") or "timed out"))
+    error = _error(d["exception"]) if status == "raised" else None
+    want_equal, hash_equal = d.get("want_equal"), d.get("hash_equal")
+    return ProbeGot(status, error, value_str=str(d.get("str", "")), value_repr=str(d.get("repr", "")),
+                    value_type=str(d.get("type", "")), is_none=bool(d.get("none")), printed=str(d.get("printed", "")),
+                    want_repr=str(d["want_repr"]) if d.get("want_repr") is not None else None,
+                    want_equal=bool(want_equal) if want_equal is not None else None,
+                    want_type=bool(d.get("want_type")), want_error=str(d.get("want_error") or ""),
+                    hash_equal=bool(hash_equal) if hash_equal is not None else None,
+                    resolved=tuple(str(n) for n in d.get("resolved", ())), varies=bool(d.get("varies")))
+
+
+def project_packages(root: Path) -> list[str]:
+    """The importable top-level packages of a project (``src/`` layout too), for names a probe
+    uses without the doc importing them."""
+    out = []
+    for base in (root, root / "src"):
+        if base.is_dir():
+            out += sorted(p.name for p in base.iterdir() if (p / "__init__.py").is_file() and p.name.isidentifier()
+                          and p.name not in ("tests", "test", "docs", "examples", "benchmarks"))
+    return out
 
 
 def _drain(stream: Any, sink: list[bytes]) -> None:
@@ -136,7 +189,7 @@ def run_session(root: Path, python: str, blocks: Sequence[RunBlock], limits: Lim
         prepare_workdir(workdir, run)
         top = root.resolve()
         paths = [str(top)] + ([str(top / "src")] if (top / "src").is_dir() else [])  # a src/ layout imports too
-        request = {"paths": paths, "blocks": [b.request(i) for i, b in runnable],
+        request = {"paths": paths, "blocks": [b.request(i) for i, b in runnable], "packages": project_packages(top),
                    "nproc": run.nproc, "drop_uid": run.drop_uid, "module": module}
         proc = subprocess.Popen(run.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 cwd=workdir, env=run.env, start_new_session=True, preexec_fn=rlimits(limits))

@@ -74,9 +74,10 @@ class Judged:
     note: str = ""
 
 
-def _value_like(text: str, strict: bool) -> bool:
-    """``strict`` for a bare expression: a literal or a repr only; a print line also takes a short
-    run of tokens with a number in it (``2 jobs``)."""
+def value_like(text: str, strict: bool) -> bool:
+    """Whether a comment's (or a sentence's) text reads as a value rather than prose. ``strict`` for a
+    bare expression: a literal or a repr only; a print line also takes a short run of tokens with a
+    number in it (``2 jobs``)."""
     if not text or _DIRECTIVE.match(text) or _PROSE.match(text):
         return False
     with contextlib.suppress(ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -94,7 +95,7 @@ def _value_like(text: str, strict: bool) -> bool:
 def _with_aside(text: str, strict: bool) -> str | None:
     """The value before an aside (``94.88 EUR  (rounded for you)``, ``True: still there``), if it reads as one."""
     m = _ASIDE.match(text)
-    return m.group(1) if m and _value_like(m.group(1), strict) else None
+    return m.group(1) if m and value_like(m.group(1), strict) else None
 
 
 def _trailing(comment: str, kind: CheckKind) -> str | None:
@@ -106,11 +107,11 @@ def _trailing(comment: str, kind: CheckKind) -> str | None:
             rest = body[m.end():].strip()
             if not rest or _PROSE.match(rest) or (marker is _ARROW and _WORDS.match(rest)):
                 return None
-            if not needs_value or _value_like(rest, strict=False):
+            if not needs_value or value_like(rest, strict=False):
                 return rest
             return _with_aside(rest, strict=False)
     strict = kind == "value"
-    return body if _value_like(body, strict) else _with_aside(body, strict)
+    return body if value_like(body, strict) else _with_aside(body, strict)
 
 
 def _comments(text: str) -> dict[int, tuple[int, str]]:
@@ -292,6 +293,11 @@ def _candidates(stated: Stated, got: StatedGot) -> list[str]:
     return [printed] if printed else []
 
 
+def volatile(texts: Sequence[str], source: str) -> bool:
+    """Output that varies from run to run: addresses, times, random values (in the texts or what ran)."""
+    return any(_VOLATILE.search(t) for t in texts) or bool(_VOLATILE_CALL.search(source))
+
+
 def judge(stated: Sequence[Stated], gots: Sequence[StatedGot]) -> list[Judged]:
     """Each stated output with what ran; a check the block never reached is left out."""
     out = []
@@ -306,7 +312,7 @@ def judge(stated: Sequence[Stated], gots: Sequence[StatedGot]) -> list[Judged]:
             continue
         closest = _as_stated(s.want, max(cands, key=lambda c: difflib.SequenceMatcher(None, _norm(s.want),
                                                                                      _norm(c)).ratio()))
-        if any(_VOLATILE.search(c) for c in [*cands, s.want]) or _VOLATILE_CALL.search(s.source):
+        if volatile([*cands, s.want], s.source):
             out.append(Judged(s, "skip", closest, "output varies from run to run (addresses, times, random values)"))
         elif any(same(s.want, c) for c in cands):
             out.append(Judged(s, "match", closest))
