@@ -65,23 +65,23 @@ def combsum(
     ranks: dict[str, dict[str, int]] = {}
     for channel, pairs in scored.items():
         weight = 1.0 if weights is None else float(weights.get(channel, 1.0))
-        best: dict[str, float] = {}
-        order: list[str] = []
+        best: dict[str, float] = {}  # each id's first (best-ranked) score, in rank order
         for doc_id, s in pairs:
             if doc_id not in best:
                 best[doc_id] = float(s)
-                order.append(doc_id)
-        if not order:
+        if not best:
             continue
-        values = [best[d] for d in order]
+        values = list(best.values())
         lo, hi = min(values), max(values)
-        mean = sum(values) / len(values)
-        sd = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
-        for position, doc_id in enumerate(order, 1):
-            v = best[doc_id]
-            zscore = (v - mean) / sd if sd > 0 else 0.0
-            x = zscore if norm == "zscore" else ((v - lo) / (hi - lo) if hi > lo else 1.0)
+        if norm == "zscore":
+            mean = sum(values) / len(values)
+            sd = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
+            normed = [(v - mean) / sd if sd > 0 else 0.0 for v in values]
+        else:
+            normed = [(v - lo) / (hi - lo) for v in values] if hi > lo else [1.0] * len(values)
+        for position, (doc_id, x) in enumerate(zip(best, normed, strict=True), 1):
             scores[doc_id] = scores.get(doc_id, 0.0) + weight * x
             ranks.setdefault(doc_id, {})[channel] = position
     ordered = sorted(scores, key=lambda d: (-scores[d], min(ranks[d].values()), d))
-    return [Fused(d, scores[d], dict(ranks[d])) for d in ordered]
+    # each ``ranks`` entry is this call's own dict: handed over, not copied
+    return [Fused(d, scores[d], ranks[d]) for d in ordered]

@@ -38,7 +38,7 @@ from caas_tui.retrieve.pinning import looks_like_identifier
 from caas_tui.retrieve.priors import MODULE_FACTOR, TEST_FACTOR, apply_priors
 from caas_tui.retrieve.tokenstage import CHARS as TOKEN_CHARS
 from caas_tui.retrieve.tokenstage import DEPTH as TOKEN_DEPTH
-from caas_tui.retrieve.tokenstage import MAXSIM_WEIGHT, NAME_WEIGHT, TokenCache, TokenVectors, token_rescore
+from caas_tui.retrieve.tokenstage import MAXSIM_WEIGHT, NAME_WEIGHT, TokenCache, gives_token_vectors, token_rescore
 
 _WORDS = re.compile(r"\S+")
 
@@ -114,8 +114,8 @@ def fuse(
         fused = combsum(scored, weights=weights, norm=policy.fusion)
     # an identifier-like query is answered by the names it spells (exact pins, the symbol field):
     # token matching would tax every keystroke's search for one
-    if (policy.token_stage and isinstance(tokens, TokenVectors) and text_of is not None
-            and not is_identifier_query(query)):
+    if (policy.token_stage and text_of is not None and not is_identifier_query(query)
+            and gives_token_vectors(tokens)):
         fused = token_rescore(query, fused, chunk_of, tokens, text_of, cache=token_cache or TokenCache(),
                               depth=policy.token_depth, chars=policy.token_chars,
                               maxsim_weight=policy.token_maxsim, name_weight=policy.token_names)
