@@ -81,11 +81,16 @@ def _main(args_list: list[str], *, settle_imports: bool = False) -> int:
         args_list = ["app", *args_list]
     command = args_list[0] if args_list[0] in COMMANDS else None
     if settle_imports and command is not None:  # the command list alone imports nothing worth it
-        from caas_tui.ingest.gcpause import collector_paused
-
-        with collector_paused():
+        # gc itself, not ingest.gcpause's helper: importing that package loads caas_tui.models
+        # (dataclasses, inspect) before the pause, and the collector walked it all twice
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
             parser = build_parser(command)  # imports the command's module
-        gc.freeze()
+        finally:
+            gc.freeze()
+            if was_enabled:
+                gc.enable()
     else:
         parser = build_parser(command)
     args = parser.parse_args(args_list)

@@ -86,8 +86,12 @@ class Model2VecEncoder:
         self.model_id = model_id
         self.split_words = split_words
         self._word_ids: dict[str, list[int]] = {}  # token_ids: each word's ids, tokenized once
-        # token_rows: unit rows and norms of the table, each row computed on its first request
-        self._units: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        # token_rows: unit rows and norms of the table, each row computed on its first request and
+        # kept in the order computed; _slots maps a table row to its place there (-1: not yet)
+        self._slots: np.ndarray | None = None
+        self._units = np.empty((0, self.dims), dtype=np.float32)
+        self._norms = np.empty(0, dtype=np.float32)
+        self._filled = 0
 
     @property
     def _model(self) -> StaticLike:
@@ -145,21 +149,31 @@ class Model2VecEncoder:
         table = self._model.embedding
         ids = np.asarray(ids, dtype=np.intp)
         with self._lock:
-            if self._units is None:
-                # Unfilled rows are never read and np.empty pages become resident only once written,
-                # so a one-shot search pays for its candidates' rows, not for the table (30 MB).
-                # Each row's unit vector and norm do not depend on which rows are computed with it.
-                self._units = (np.empty((len(table), self.dims), dtype=np.float32),
-                               np.zeros(len(table), dtype=np.float32), np.zeros(len(table), dtype=bool))
-            units, norms, known = self._units
-            new = ids[~known[ids]]  # a repeated id is computed twice, to the same row (np.unique would import numpy.ma)
+            if self._slots is None:
+                self._slots = np.full(len(table), -1, dtype=np.int32)
+            slots = self._slots
+            # distinct, in order (np.unique would import numpy.ma)
+            new = np.fromiter(dict.fromkeys(ids[slots[ids] < 0].tolist()), dtype=np.intp)
             if len(new):
+                # Only the rows asked for are stored, packed: a table-sized buffer (30 MB for the
+                # shipped model) cost a one-shot search a page fault per row it touched, and numpy
+                # asks for huge pages on big arrays. A row's unit vector and norm do not depend on
+                # which rows are computed with it.
                 rows = np.asarray(table[new], dtype=np.float32).reshape(len(new), self.dims)
                 found = np.linalg.norm(rows, axis=1)
-                units[new] = rows / np.where(found > 0, found, 1.0)[:, None]
-                norms[new] = found
-                known[new] = True
-            return units[ids], norms[ids]
+                end = self._filled + len(new)
+                if end > len(self._units):
+                    size = max(end, 2 * len(self._units))
+                    self._units = np.concatenate([self._units[:self._filled],
+                                                  np.empty((size - self._filled, self.dims), dtype=np.float32)])
+                    self._norms = np.concatenate([self._norms[:self._filled],
+                                                  np.empty(size - self._filled, dtype=np.float32)])
+                self._units[self._filled:end] = rows / np.where(found > 0, found, 1.0)[:, None]
+                self._norms[self._filled:end] = found
+                slots[new] = np.arange(self._filled, end, dtype=np.int32)
+                self._filled = end
+            where = slots[ids]
+            return self._units[where], self._norms[where]
 
     def __repr__(self) -> str:
         return f"Model2VecEncoder({self.model_id!r}, dims={self.dims}, split_words={self.split_words})"
