@@ -22,6 +22,15 @@ from whoosh.lang.porter import stem as porter_stem
 # A raw token: a word, optionally dotted (``pkg.mod.Class.meth``). A dot must be
 # followed by a word character, so a sentence-ending period is not swallowed.
 TOKEN_RE = re.compile(r"\w+(?:\.\w+)*")
+# The same tokens for an ASCII text (nearly every chunk of code), found ~40% faster: ``\w`` of an
+# ASCII character is the same class in both modes.
+_ASCII_TOKENS = re.compile(TOKEN_RE.pattern, re.ASCII).findall
+_TOKENS = TOKEN_RE.findall
+
+
+def raw_tokens(value: str) -> list[str]:
+    """``TOKEN_RE.findall(value)``."""
+    return (_ASCII_TOKENS if value.isascii() else _TOKENS)(value)
 
 # camelCase / PascalCase parts; digits stay attached to the letters before them
 # (``vec3``, ``int8``, ``parseJSON2Data`` -> parse, JSON2, Data); an upper-case run
@@ -185,7 +194,7 @@ class CodeAnalyzer(Analyzer):
         expand = self.expand
         counts: dict[str, int] = {}
         get = counts.get
-        for raw, n in Counter(TOKEN_RE.findall(value)).items():
+        for raw, n in Counter(raw_tokens(value)).items():
             for text, _offset, _whole in expand(raw)[0]:
                 counts[text] = get(text, 0) + n
         return counts
@@ -195,7 +204,7 @@ class CodeAnalyzer(Analyzer):
         tokenizer (tantivy's) reads back as exactly the terms ``__call__`` yields."""
         joined = self._joined
         parts: list[str] = []
-        for raw in TOKEN_RE.findall(value):
+        for raw in raw_tokens(value):
             text = joined.get(raw)
             if text is None:
                 if len(joined) >= CACHE_MAX:

@@ -12,7 +12,8 @@ import contextlib
 import heapq
 import itertools
 import time
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,10 @@ if TYPE_CHECKING:
     # Writing loads on the first write: a one-shot search only reads (issue 20).
     from whoosh.writing import SegmentWriter
 
+# A chunk's term counts (UTF-8 terms) per frequency-only field, as ``FastSegmentWriter.add_chunk`` takes them
+ChunkCounts = dict[str, dict[bytes, int]]
+COUNTED = ("path", "content")  # the fields a build's chunking worker counts (``WhooshLexical.analysis``)
+
 PREFIX_SCAN = 4096  # terms scanned per field and prefix: bounds a keystroke's cost
 LOCK_TIMEOUT = 2.0  # seconds to wait for another writer's commit to finish
 REWRITE_DELETED = 0.3  # a segment with more deleted documents is rewritten at commit
@@ -63,6 +68,34 @@ class CodeText(TEXT):
         boost = self.format.field_boost
         for text, freq in analyzer.term_counts(value).items():
             yield text.encode("utf-8"), freq, freq * boost, pack_uint(freq)
+
+
+def chunk_counts(analyzers: tuple[tuple[str, CodeAnalyzer], ...], chunks: Sequence[Chunk]) -> list[ChunkCounts]:
+    """Each chunk's term counts for the ``(field, analyzer)`` pairs, as ``CodeText.index`` counts
+    them. A build's chunking worker runs this (``PreAnalyzed``): in the indexing process the
+    counting was a fifth of a Whoosh build's CPU there, the process that limits the build."""
+    out: list[ChunkCounts] = []
+    path: str | None = None
+    path_counts: ChunkCounts = {}
+    for c in chunks:
+        fields = _fields(c)
+        if c.path != path:  # a file's chunks arrive together; one dict serves them all (pickled once)
+            path, path_counts = c.path, {}
+        counts: ChunkCounts = {}
+        for name, analyzer in analyzers:
+            if name == "path":
+                found = path_counts.get(name)
+                if found is None:
+                    found = path_counts[name] = _encoded(analyzer.term_counts(fields[name]))
+                counts[name] = found
+            else:
+                counts[name] = _encoded(analyzer.term_counts(fields[name]))
+        out.append(counts)
+    return out
+
+
+def _encoded(counts: dict[str, int]) -> dict[bytes, int]:
+    return {text.encode("utf-8"): n for text, n in counts.items()}
 
 
 def make_schema() -> Schema:
@@ -91,6 +124,11 @@ class WhooshLexical(BufferedWriter["SegmentWriter"]):
         if set(ix.schema.names()) != set(make_schema().names()) or not isinstance(analyzer, CodeAnalyzer):
             raise IndexStoreError(f"lexical index at {directory} has an incompatible schema; rebuild it")
         self._analyzer: CodeAnalyzer = analyzer
+        # path and content as the schema analyzes them, where chunk_counts can count them
+        self._counted: tuple[tuple[str, CodeAnalyzer], ...] = tuple(
+            (name, analyzer) for name in COUNTED if isinstance(field := ix.schema[name], CodeText)
+            and isinstance(field.format, Frequency) and isinstance(analyzer := field.analyzer, CodeAnalyzer))
+        self._analyzed: dict[str, ChunkCounts] = {}  # of pending chunks, where add_analyzed was given them
         self._searcher: Searcher = self._new_searcher()
         self._closed = False
         self._filters: dict[frozenset[str], set[int]] = {}
@@ -132,6 +170,30 @@ class WhooshLexical(BufferedWriter["SegmentWriter"]):
         except LockError as exc:
             raise IndexStoreError(f"lexical index at {self._dir} is locked by another writer") from exc
 
+    # -- writing -----------------------------------------------------------------
+    def analysis(self) -> Callable[[Sequence[Chunk]], Sequence[object]]:
+        return partial(chunk_counts, self._counted)
+
+    def add(self, chunks: Sequence[Chunk]) -> None:
+        with self._lock:
+            for c in chunks:
+                self._analyzed.pop(c.id, None)  # a re-added chunk is analyzed anew
+            super().add(chunks)
+
+    def add_analyzed(self, chunks: Sequence[Chunk], analyzed: Sequence[object]) -> None:
+        if len(analyzed) != len(chunks):
+            raise ValueError(f"{len(analyzed)} analyzed documents for {len(chunks)} chunks")
+        with self._lock:
+            super().add(chunks)
+            for c, counts in zip(chunks, analyzed, strict=True):
+                self._analyzed[c.id] = counts  # type: ignore[assignment]  # made by chunk_counts
+
+    def delete(self, chunk_ids: Sequence[str]) -> None:
+        with self._lock:
+            for cid in chunk_ids:
+                self._analyzed.pop(cid, None)
+            super().delete(chunk_ids)
+
     def _feed(self, writer: SegmentWriter, deletes: Iterable[str], chunks: Iterable[Chunk] = ()) -> None:
         try:
             # Whoosh's update_document only replaces committed documents, so
@@ -139,8 +201,19 @@ class WhooshLexical(BufferedWriter["SegmentWriter"]):
             if self._searcher.doc_count_all():
                 for cid in deletes:
                     writer.delete_by_term("id", cid)
+            add_chunk = getattr(writer, "add_chunk", None)  # FastSegmentWriter's
+            if add_chunk is None:
+                for chunk in chunks:
+                    self._analyzed.pop(chunk.id, None)
+                    writer.add_document(**_fields(chunk))
+                return
+            analyzed, counted = self._analyzed, self._counted
             for chunk in chunks:
-                writer.add_document(**_fields(chunk))
+                # counted once fed: a writer redone from the buffers (a stale one) counts here
+                counts = analyzed.pop(chunk.id, None)
+                if counts is None:
+                    counts = chunk_counts(counted, [chunk])[0]
+                add_chunk(_fields(chunk), counts)
         except BaseException as exc:
             self._cancel(writer)
             if isinstance(exc, OSError):
@@ -216,6 +289,7 @@ class WhooshLexical(BufferedWriter["SegmentWriter"]):
         """Release the searcher. Uncommitted changes are dropped. Idempotent."""
         with self._lock:
             self._drop_pending()
+            self._analyzed.clear()
             if not self._closed:
                 self._closed = True
                 self._searcher.close()
