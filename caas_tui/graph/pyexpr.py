@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections import deque
-from collections.abc import Iterator
+import re
 
 _WRAPPERS = frozenset({"Optional", "ClassVar", "Final", "Annotated", "Required", "NotRequired", "ReadOnly"})
 # Nodes with no fields: a ``Load`` on every name, an operator on every ``BinOp``. They are a
@@ -14,13 +13,67 @@ _LEAVES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
 _BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
+# ASDL field types that never hold a node the graph walks into: names, numbers, constants and
+# the field-less leaves (``_LEAVES``).
+_SCALAR_TYPES = frozenset({"identifier", "string", "int", "constant", "expr_context", "boolop", "operator",
+                           "unaryop", "cmpop"})
+_BLOCK_TYPES = frozenset({"stmt", "excepthandler", "match_case"})
+_ASDL_FIELD = re.compile(r"\s*(\w+)([*?]?)\s+(\w+)\s*")
+FIELD_MANY, FIELD_ONE, FIELD_ANY = 0, 1, 2  # a list field, a single (optional) node, an unknown field read the generic way
+# Per node class: the fields that can hold child nodes, learnt once from the class's ASDL signature.
+_CHILD_FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _signature(cls: type) -> list[tuple[str, str, str]] | None:
+    """``(type, quantifier, name)`` per field, from the ASDL line ``ast`` puts in each node class's
+    docstring (``Name(identifier id, expr_context ctx)``); ``None`` when it does not match ``_fields``."""
+    fields = getattr(cls, "_fields", None)
+    doc = (cls.__doc__ or "").split("\n", 1)[0]
+    if fields is None or not doc.startswith(f"{cls.__name__}(") or not doc.endswith(")"):
+        return None
+    inner = doc[len(cls.__name__) + 1 : -1]
+    parts = [_ASDL_FIELD.fullmatch(p) for p in inner.split(",")] if inner.strip() else []
+    if any(m is None for m in parts):
+        return None
+    found = [(m.group(1), m.group(2), m.group(3)) for m in parts if m is not None]
+    return found if tuple(name for _, _, name in found) == tuple(fields) else None
+
+
+def child_fields(cls: type) -> tuple[tuple[str, int], ...]:
+    """``(field, FIELD_MANY | FIELD_ONE | FIELD_ANY)`` for the fields of ``cls`` that can hold child nodes.
+
+    A list field may still hold ``None`` (``Dict.keys`` for ``**x``), a single field may be ``None``;
+    a class whose signature cannot be read keeps every field, read the generic way."""
+    known = _CHILD_FIELDS.get(cls)
+    if known is None:
+        sig = _signature(cls)
+        if sig is None:
+            known = tuple((name, FIELD_ANY) for name in getattr(cls, "_fields", ()))
+        else:
+            known = tuple((name, FIELD_MANY if quant == "*" else FIELD_ONE)
+                          for kind, quant, name in sig if kind not in _SCALAR_TYPES)
+        _CHILD_FIELDS[cls] = known
+    return known
+
+
+def child_field_table() -> dict[type, tuple[tuple[str, int], ...]]:
+    """The learnt ``child_fields`` per class, for a walk that inlines the lookup (``None``: not learnt yet)."""
+    return _CHILD_FIELDS
+
+
 def child_nodes(node: ast.AST) -> list[ast.AST]:
     """``ast.iter_child_nodes(node)`` in its order, without the field-less leaves
     (``_LEAVES``) and without its two generators: the graph's walks over every body."""
     out: list[ast.AST] = []
-    for name in node._fields:
+    for name, how in child_fields(type(node)):
         value = getattr(node, name, None)
-        if isinstance(value, ast.AST):
+        if how == FIELD_MANY:
+            out.extend(item for item in value or () if item is not None)
+        elif how == FIELD_ONE:
+            if value is not None:
+                out.append(value)
+        elif isinstance(value, ast.AST):
             if not isinstance(value, _LEAVES):
                 out.append(value)
         elif isinstance(value, list):
@@ -28,18 +81,31 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
     return out
 
 
-def walk_statements(node: ast.AST) -> Iterator[ast.AST]:
+def _block_fields(cls: type) -> tuple[str, ...]:
+    known = _BLOCK_FIELDS.get(cls)
+    if known is None:
+        sig = _signature(cls)
+        # Unreadable signature: every field, filtered by type below.
+        known = tuple(getattr(cls, "_fields", ())) if sig is None else tuple(
+            name for kind, quant, name in sig if quant == "*" and kind in _BLOCK_TYPES)
+        _BLOCK_FIELDS[cls] = known
+    return known
+
+
+def walk_statements(node: ast.AST) -> list[ast.AST]:
     """The statements under ``node`` (and ``node``, handlers and match cases) in the order
     ``ast.walk`` yields them, without visiting a single expression. Breadth-first order
     survives the filter: every kept node's parent is kept, at the same depth."""
-    todo = deque([node])
-    while todo:
-        current = todo.popleft()
-        for name in current._fields:
+    out = [node]
+    i = 0
+    while i < len(out):
+        current = out[i]
+        i += 1
+        for name in _block_fields(type(current)):
             value = getattr(current, name, None)
             if isinstance(value, list):
-                todo.extend(item for item in value if isinstance(item, _BLOCKS))
-        yield current
+                out.extend(item for item in value if isinstance(item, _BLOCKS))
+    return out
 
 
 def dotted(node: ast.AST | None) -> str | None:

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 from caas_tui.graph.defbuilder import DefBuilder
 from caas_tui.graph.docfacts import docstring_mentions
 from caas_tui.graph.model import Fragment, PyDef, Ref, Section, Typed
 from caas_tui.graph.pyexpr import (
+    FIELD_MANY,
+    FIELD_ONE,
     annotation,
     bodies,
     call_heads,
+    child_field_table,
+    child_fields,
     child_nodes,
     dotted,
     end,
@@ -155,48 +161,86 @@ class _Walker:
 
     # -- facts inside a scope --------------------------------------------------------
     def visit(self, root: ast.AST, scope: DefBuilder, *, shallow: bool = False) -> None:
-        """Record calls, references, imports and typed names under ``root``."""
-        todo: list[ast.AST] = [root]
+        """Record calls, references, imports and typed names under ``root``.
+
+        Runs once for every node of every body, so ``child_nodes`` is inlined and node
+        classes are compared with ``is`` (``ast.parse`` builds no subclasses)."""
+        todo: list[ast.AST | None] = [root]
+        pop, push, extend = todo.pop, todo.append, todo.extend
+        known_fields = child_field_table()
+        refs = scope.refs
+        record, read_worthy = self.record_names, _READ_WORTHY.match
         while todo:
-            node = todo.pop()
+            node = pop()
             if shallow and node is not root and isinstance(node, ast.stmt):
                 continue
-            if type(node) not in _FACT_NODES:  # most nodes: nothing to record, walk on
-                todo.extend(child_nodes(node))
+            cls = type(node)
+            if cls is ast.Name:  # a third of all nodes: the ``fact`` branch inlined; a name has no children
+                named = cast(ast.Name, node)
+                if isinstance(named.ctx, ast.Load) and (record or read_worthy(named.id)):
+                    refs.append(Ref(named.id, named.lineno, False))
                 continue
-            if isinstance(node, ast.Call):
-                expr = dotted(node.func)
-                if expr:
-                    scope.refs.append(Ref(expr, node.lineno, True))
-                    todo.extend(node.args)
-                    todo.extend(k.value for k in node.keywords)
-                    todo.extend(call_heads(node.func))
-                    continue
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                scope.imports.extend(self.imports(node))
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                typed = annotation(node.annotation)
+            if cls in _FACT_NODES and not self.fact(node, cls, scope, refs, extend):  # type: ignore[arg-type]
+                continue  # the fact says which children are still worth walking
+            # A ``None`` from a list field (``Dict.keys`` for ``**x``) is pushed too: it has
+            # no fields, so it costs one pop.
+            fields = known_fields.get(cls)
+            for name, how in fields if fields is not None else child_fields(cls):
+                if how == FIELD_MANY:
+                    extend(getattr(node, name))
+                elif how == FIELD_ONE:
+                    push(getattr(node, name))
+                else:
+                    extend(child_nodes(node))  # type: ignore[arg-type]
+                    break
+
+    def fact(self, node: ast.AST, cls: type, scope: DefBuilder, refs: list[Ref],
+             extend: Callable[[Iterable[ast.AST]], None]) -> bool:
+        """Record what ``node`` says; ``False`` when it queued the children worth walking itself."""
+        if cls is ast.Call:
+            call = cast(ast.Call, node)
+            expr = dotted(call.func)
+            if expr:
+                refs.append(Ref(expr, call.lineno, True))
+                extend(call.args)
+                extend([k.value for k in call.keywords])
+                extend(call_heads(call.func))
+                return False
+        elif cls is ast.Import or cls is ast.ImportFrom:
+            scope.imports.extend(self.imports(cast(ast.Import | ast.ImportFrom, node)))
+        elif cls is ast.AnnAssign:
+            ann = cast(ast.AnnAssign, node)
+            if isinstance(ann.target, ast.Name):
+                typed = annotation(ann.annotation)
                 if typed:
-                    scope.locals[node.target.id] = Typed(node.target.id, typed, ANNOTATED)
-            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                value = value_expr(node.value)
-                if value and node.targets[0].id not in scope.locals:
-                    scope.locals[node.targets[0].id] = Typed(node.targets[0].id, value, ASSIGNED)
-            elif isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name):
-                value = value_expr(node.context_expr)
+                    scope.locals[ann.target.id] = Typed(ann.target.id, typed, ANNOTATED)
+        elif cls is ast.Assign:
+            assign = cast(ast.Assign, node)
+            if len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Name):
+                value = value_expr(assign.value)
+                if value and assign.targets[0].id not in scope.locals:
+                    scope.locals[assign.targets[0].id] = Typed(assign.targets[0].id, value, ASSIGNED)
+        elif cls is ast.withitem:
+            item = cast(ast.withitem, node)
+            if isinstance(item.optional_vars, ast.Name):
+                value = value_expr(item.context_expr)
                 if value:
-                    scope.locals[node.optional_vars.id] = Typed(node.optional_vars.id, value, WITH_AS)
-            elif isinstance(node, (ast.Return, ast.Yield)) and scope.returns is None and node.value is not None:
-                scope.returns = value_expr(node.value)
-            elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and (
-                self.record_names or _READ_WORTHY.match(node.id if isinstance(node, ast.Name) else node.attr)
+                    scope.locals[item.optional_vars.id] = Typed(item.optional_vars.id, value, WITH_AS)
+        elif cls is ast.Return or cls is ast.Yield:
+            ret = cast(ast.Return | ast.Yield, node)
+            if scope.returns is None and ret.value is not None:
+                scope.returns = value_expr(ret.value)
+        else:  # ``ast.Name`` or ``ast.Attribute``
+            ref = cast(ast.Name | ast.Attribute, node)
+            if isinstance(ref.ctx, ast.Load) and (
+                self.record_names or _READ_WORTHY.match(ref.id if cls is ast.Name else ref.attr)  # type: ignore[union-attr]
             ):
-                expr = dotted(node)
+                expr = dotted(ref)
                 if expr and "?" not in expr:
-                    scope.refs.append(Ref(expr, node.lineno, False))
-                    todo.extend(call_heads(node))  # ``Scene().state``: the ``Scene()`` call
-                    continue
-            todo.extend(child_nodes(node))
+                    refs.append(Ref(expr, ref.lineno, False))
+                    extend(call_heads(ref))  # ``Scene().state``: the ``Scene()`` call
+                    return False
+        return True
 
     def imports(self, node: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
         if isinstance(node, ast.Import):

@@ -9,6 +9,7 @@ are found by an indexed ``symbol`` / ``short`` lookup, not a table built in memo
 from __future__ import annotations
 
 import hashlib
+import operator
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence, ValuesView
 from pathlib import Path
@@ -33,10 +34,16 @@ CREATE TABLE IF NOT EXISTS chunks (
     symbol TEXT, text TEXT, mtime REAL, sha256 TEXT, language TEXT, signature TEXT,
     parent TEXT, file_sha256 TEXT, short TEXT, tokens BLOB
 );
+"""
+# Secondary indexes: a write into an empty store drops them and builds each once at its commit
+# (one sort) instead of updating three B-trees per row; both happen inside the write transaction,
+# so a build that never commits leaves them as they were.
+_INDEXES = """
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 CREATE INDEX IF NOT EXISTS chunks_symbol ON chunks(symbol);
 CREATE INDEX IF NOT EXISTS chunks_short ON chunks(short);
 """
+_DROP_INDEXES = "DROP INDEX IF EXISTS chunks_path; DROP INDEX IF EXISTS chunks_symbol; DROP INDEX IF EXISTS chunks_short;"
 _BATCH = 500  # ids per ``IN (...)`` query: under SQLite's variable limit
 
 
@@ -89,7 +96,7 @@ class ChunkDB:
             # and the app searches from worker threads.
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.executescript(_SCHEMA)
+            self._conn.executescript(_SCHEMA + _INDEXES)
         except sqlite3.DatabaseError as exc:
             raise _corrupt(path, str(exc)) from exc
 
@@ -165,6 +172,7 @@ class ChunkDB:
 
 _INSERT = (f"INSERT OR REPLACE INTO chunks ({', '.join(_COLUMNS)}, short, tokens) "
            f"VALUES ({', '.join('?' * (len(_COLUMNS) + 2))})")
+_row = operator.attrgetter(*_COLUMNS)  # a chunk's stored columns as one tuple, in C
 _WRITE_CACHE_KB = 65_536  # page cache of the write connection: index pages stay hot across batches
 
 
@@ -180,12 +188,18 @@ class ChunkWriter:
     def __init__(self, path: Path, remove_ids: Sequence[str]) -> None:
         self.path = path
         self.added = 0
+        self._deferred = False  # secondary indexes dropped until the commit (an empty store)
         self._conn: sqlite3.Connection | None = None
         try:
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._conn.execute(f"PRAGMA cache_size=-{_WRITE_CACHE_KB}")
             self._conn.execute("BEGIN IMMEDIATE")  # the writer lock is ours already: take SQLite's now
             self._conn.executemany("DELETE FROM chunks WHERE id = ?", ((i,) for i in remove_ids))
+            # ``executescript`` would commit first: one statement at a time keeps the transaction.
+            self._deferred = self._conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None
+            for statement in _DROP_INDEXES.split(";") if self._deferred else ():
+                if statement.strip():
+                    self._conn.execute(statement)
         except sqlite3.DatabaseError as exc:
             self.close()
             raise _corrupt(path, str(exc)) from exc
@@ -200,15 +214,18 @@ class ChunkWriter:
         if len(blobs) != len(rows):
             raise ValueError(f"{len(blobs)} token blobs for {len(rows)} chunks")
         try:
-            conn.executemany(_INSERT, ((*(getattr(c, col) for col in _COLUMNS), short_name(c), blob)
-                                       for c, blob in zip(rows, blobs, strict=True)))
+            conn.executemany(_INSERT, ((*_row(c), short_name(c), blob) for c, blob in zip(rows, blobs, strict=True)))
         except sqlite3.DatabaseError as exc:
             raise _corrupt(self.path, str(exc)) from exc
         self.added += conn.total_changes - before
 
     def commit(self) -> None:
         try:
-            self._open().execute("COMMIT")
+            conn = self._open()
+            for statement in _INDEXES.split(";") if self._deferred else ():
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             raise _corrupt(self.path, str(exc)) from exc
         self.close()
