@@ -157,6 +157,12 @@ def _stated_block(block, ns):
             got, error = "", None
         output.append(got)
         since.append(got)
+        if error is not None and set(piece.get("raises") or ()) & {c.__name__ for c in type(error).__mro__}:
+            # the raise the comment states: recorded, and the block goes on as a reader's session would
+            checks.append({"check": piece["check"], "printed": got[:OUTPUT_CHARS], "value": True, "str": _shown(str, error),
+                           "repr": "".join(traceback.format_exception_only(type(error), error)).strip()[-1000:]})
+            since = []
+            continue
         if error is not None:
             return {"status": "exception", "exception": _exception(error), "output": "".join(output), "stated": checks}
         if piece.get("check") is None:
@@ -169,6 +175,19 @@ def _stated_block(block, ns):
     return {"status": "ok", "output": "".join(output), "stated": checks}
 
 
+def _shows_raise(checker, want, error, flags):
+    """Whether an example's expected output shows the exception it raised: doctest's ``Traceback`` form, or
+    its last line alone as docs shorten it (``KeyError: 'nope'``); None when it shows no exception."""
+    lines = want.strip().splitlines() or [""]
+    shown = "".join(traceback.format_exception_only(type(error), error)).strip().splitlines()[-1]
+    name = lines[-1].split(":")[0].rsplit(".", 1)[-1]
+    if not lines[0].startswith("Traceback (most recent call last)") and (len(lines) != 1 or name != type(error).__name__):
+        return None
+    if flags & doctest.IGNORE_EXCEPTION_DETAIL:  # as doctest reads it: the class name without its module
+        return name == shown.split(":")[0].rsplit(".", 1)[-1]
+    return checker.check_output(lines[-1] + "\n", shown + "\n", flags)
+
+
 def _doctest_block(block, ns):
     checker = doctest.OutputChecker()
     examples = []
@@ -178,9 +197,8 @@ def _doctest_block(block, ns):
         want = ex["want"]
         if error is not None:
             text = "".join(traceback.format_exception_only(type(error), error))
-            if want.startswith("Traceback (most recent call last)"):
-                expected = want.strip().splitlines()[-1]
-                ok = checker.check_output(expected + "\n", text.strip().splitlines()[-1] + "\n", flags)
+            ok = _shows_raise(checker, want, error, flags)
+            if ok is not None:
                 examples.append({"line": ex["line"], "want": want, "got": got + text, "ok": ok})
                 continue
             examples.append({"line": ex["line"], "want": want, "got": got, "ok": None})
@@ -217,7 +235,11 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
     sys.path[:0] = request["paths"]
-    ns = {"__name__": "__main__", "__builtins__": __builtins__}
+    # the blocks' namespace is a module registered as __main__: pickle and get_type_hints find what they define
+    sys.modules["_caas_child"] = sys.modules["__main__"]  # this script's module stays alive, globals and all
+    sys.modules["__main__"] = main_module = type(sys)("__main__")
+    ns = vars(main_module)
+    ns["__builtins__"] = __builtins__
     if request.get("module"):
         # a docstring's examples see their module's globals, as doctest gives them
         try:

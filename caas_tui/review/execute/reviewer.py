@@ -21,6 +21,7 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
 from caas_tui.review.execute.blocks import Example, RunBlock, plan_doc
 from caas_tui.review.execute.derived import derived_plan
+from caas_tui.review.execute.intent import intended, refused_stated_raise, sandbox_lacks, set_outside_python
 from caas_tui.review.execute.outcome import encode_outcome
 from caas_tui.review.execute.probejudge import CALL_REJECTED, probe_verdict
 from caas_tui.review.execute.probes import ProbePlan
@@ -29,6 +30,7 @@ from caas_tui.review.execute.sandbox import Limits
 from caas_tui.review.execute.session import BlockOutcome, ExampleOutcome, Frame, RaisedError, run_session
 from caas_tui.review.execute.stated import judge, unchecked_comments
 from caas_tui.review.execute.statedfix import stated_verdict
+from caas_tui.review.execute.statedvalues import literal_equal
 from caas_tui.review.textutil import counted, read_text, span_sha256, split_lines
 
 REVIEWER = "execute"
@@ -142,7 +144,9 @@ class _Judge:
     def __init__(self, root: Path, doc_text: str, engine: Engine) -> None:
         self.root = root
         self.engine = engine
+        self.doc_text = doc_text
         self.doc_lines = split_lines(doc_text)
+        self.earlier: list[str] = []  # the doc's blocks judged so far, in order
         self.says_download = bool(_DOWNLOAD.search(doc_text))
         self.failed_before = False
 
@@ -150,6 +154,7 @@ class _Judge:
         if block.mode == "probe":  # isolated in a fork: it neither fails nor changes what later blocks see
             return probe_verdict(REVIEWER, block, outcome, self)
         verdict = self._verdict(block, outcome)
+        self.earlier.append(block.claim.text)
         if verdict.verdict == "contradicted" or outcome.status in ("exception", "timeout"):
             self.failed_before = True
         return dataclasses.replace(verdict, checks=encode_outcome(outcome, self._project_frames(outcome)))
@@ -161,19 +166,28 @@ class _Judge:
         if outcome.status in ("timeout", "crashed"):
             return Verdict(cid, "unverified", REVIEWER, f"unverified: {outcome.note}")
         if outcome.error is not None:
-            return self._raised(block, outcome.error)
-        stale = [e for e in outcome.examples if e.ok is False]
+            meant = intended(block, outcome, self.doc_lines, self.earlier)
+            return Verdict(block.claim.id, meant[0], REVIEWER, meant[1]) if meant else self._raised(block, outcome.error)
+        # a set or a dict the doc shows in another order is the same value
+        stale = [e for e in outcome.examples if e.ok is False and not literal_equal(e.want, e.got)]
         if stale:
             return self._stale_output(block, stale)
         if outcome.examples:
             return Verdict(cid, "consistent", REVIEWER, f"ran; {counted(len(outcome.examples), 'printed output')} "
                            + ("matches" if len(outcome.examples) == 1 else "match"))
         if block.stated:
+            refused = refused_stated_raise(block, outcome)
+            if refused:  # the stated TypeError is the signature refusing the doc's call: a stale example
+                return Verdict(cid, "contradicted", REVIEWER, f"running it raises {refused[1]}",
+                               tuple(self._definition(refused[0], "the signature the call does not fit")))
             judged = judge(block.stated, outcome.stated)
             wrong = [j.stated.source for j in judged if j.status == "mismatch"]
             evidence = self._called_by(block.claim, [n for src in wrong for n in called_names(src)])
-            return stated_verdict(REVIEWER, block.claim, judged, self.doc_lines, evidence,
-                                  unchecked_comments(block.claim.text, block.stated))
+            verdict = stated_verdict(REVIEWER, block.claim, judged, self.doc_lines, evidence,
+                                     unchecked_comments(block.claim.text, block.stated))
+            # a fix rewrites a stated value; a stated raise that did not happen has no value to write
+            raise_wrong = any(j.status == "mismatch" and j.stated.kind == "raises" for j in judged)
+            return dataclasses.replace(verdict, fix=None) if raise_wrong else verdict
         return Verdict(cid, "unverified", REVIEWER, "ran without error")
 
     def raised_evidence(self, err: RaisedError) -> list[EvidenceSpan]:
@@ -188,6 +202,9 @@ class _Judge:
 
     def _environment(self, err: RaisedError) -> str | None:
         """Why ``err`` is the environment's doing rather than the doc's, if it is."""
+        outside = set_outside_python(err, self.doc_text) or sandbox_lacks(err)
+        if outside:
+            return outside
         if err.is_a("ModuleNotFoundError") and err.name:
             top = err.name.split(".")[0]
             if not ((self.root / top).is_dir() or (self.root / f"{top}.py").is_file()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import difflib
 import doctest
 import io
@@ -19,7 +20,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-CheckKind = Literal["output", "value", "since"]  # a print line, a bare expression, an ``# Output:`` block
+from caas_tui.review.execute.statedvalues import (
+    approx_match,
+    comment_raise,
+    example_only,
+    same_expression,
+    volatile_match,
+)
+
+# a print line, a bare expression, an ``# Output:`` block, a statement a comment says raises (``# raises KeyError``)
+CheckKind = Literal["output", "value", "since", "raises"]
 _ARROW = re.compile(r"^(?:->|=>|→|⇒)\s*")
 _COLON = re.compile(r"^(?:output|out|result|prints?|outputs?|returns?)\s*:\s*", re.IGNORECASE)
 _WORD = re.compile(r"^(?:prints|gives|outputs|returns|evaluates to)\s+", re.IGNORECASE)
@@ -154,6 +164,11 @@ def plan_stated(text: str) -> tuple[Stated, ...]:
         source = "\n".join(lines[first - 1 : last])
         alone = all(per_line[n] == 1 for n in range(first, last + 1))
         found = comments.get(last)
+        raised = _stated_raise(lines, comments, stmt) if alone else None
+        if raised is not None:
+            out.append(dataclasses.replace(raised, start=first - 1, end=last - 1, source=source))
+            since_from = last + 1
+            continue
         if isinstance(stmt, ast.Expr) and alone and found and lines[last - 1][: found[0]].strip():
             kind: CheckKind = "output" if _is_print(stmt) else "value"
             want = _trailing(found[1], kind)
@@ -174,6 +189,35 @@ def plan_stated(text: str) -> tuple[Stated, ...]:
             out.append(Stated(since_from - 1, last - 1, "since", want, head, count, keep, ran))
             since_from = last + 1
     return tuple(out)
+
+
+_SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Raise, ast.Assert, ast.Delete)
+
+
+def _stated_raise(lines: Sequence[str], comments: dict[int, tuple[int, str]], stmt: ast.stmt) -> Stated | None:
+    """A simple statement whose trailing comment, or the comment line right above it, states that it
+    raises: checked as its own piece, so the block's later statements still run after it."""
+    if not isinstance(stmt, _SIMPLE):
+        return None
+    last = stmt.end_lineno or stmt.lineno
+    for row in (last, stmt.lineno - 1):
+        found = comments.get(row)
+        if found is None or (row == last and not lines[row - 1][: found[0]].strip()) or (
+                row != last and lines[row - 1][: found[0]].strip()):
+            continue
+        said = comment_raise(found[1])
+        if said is None:
+            continue
+        # a reason in words (``: ports stop at 65535``) is kept as an aside: not compared, so not consistent
+        return Stated(0, 0, "raises", said.text, row - 1, 1, lines[row - 1][: found[0]] + "# ", "",
+                      "" if _literal(said.detail)[0] else said.detail)
+    return None
+
+
+def raised_names(stated: Stated) -> list[str]:
+    """The exception class names a ``raises`` check accepts (any of them, by MRO)."""
+    said = comment_raise(stated.want)
+    return list(said.names) if said else []
 
 
 def _body_after(lines: Sequence[str], last: int, next_first: int) -> tuple[int, str, int] | None:
@@ -224,7 +268,8 @@ def pieces(text: str, stated: Sequence[Stated]) -> list[dict[str, object]]:
             out.append({"source": "", "line": s.end + 1, "check": k, "since": True})
         else:
             run(cursor, s.start)
-            run(s.start, s.end + 1, check=k, eval=s.kind == "value")
+            how = {"raises": raised_names(s)} if s.kind == "raises" else {"eval": s.kind == "value"}
+            run(s.start, s.end + 1, check=k, **how)
         cursor = s.end + 1
     run(cursor, len(lines))
     return out
@@ -298,11 +343,31 @@ def volatile(texts: Sequence[str], source: str) -> bool:
     return any(_VOLATILE.search(t) for t in texts) or bool(_VOLATILE_CALL.search(source))
 
 
+def _judge_raise(s: Stated, got: StatedGot) -> Judged:
+    """A ``raises`` check: the child reports one only when the class matched (else the block stops
+    there and the raise is judged as one); a message stated as printed must be the raised one."""
+    said = comment_raise(s.want)
+    assert said is not None
+    if not got.has_value:
+        if not said.explicit:  # ``print(type(e).__name__)  # KeyError``: a bare name may state a value
+            return Judged(s, "skip", got.printed, "the comment names an error class; nothing was raised")
+        return Judged(s, "mismatch", "nothing raised")
+    message = said.detail if _literal(said.detail)[0] else ""
+    ok_w, lit_w = _literal(message)
+    ok_g, lit_g = _literal(got.value_str)
+    if not message or _norm(message) == _norm(got.value_str) or (ok_w and ok_g and lit_w == lit_g):
+        return Judged(s, "match", got.value_repr)
+    return Judged(s, "mismatch", got.value_repr)
+
+
 def judge(stated: Sequence[Stated], gots: Sequence[StatedGot]) -> list[Judged]:
     """Each stated output with what ran; a check the block never reached is left out."""
     out = []
     for got in gots:
         s = stated[got.check]
+        if s.kind == "raises":
+            out.append(_judge_raise(s, got))
+            continue
         cands = _candidates(s, got)
         if not cands:
             if _norm(s.want) == "None":
@@ -312,9 +377,15 @@ def judge(stated: Sequence[Stated], gots: Sequence[StatedGot]) -> list[Judged]:
             continue
         closest = _as_stated(s.want, max(cands, key=lambda c: difflib.SequenceMatcher(None, _norm(s.want),
                                                                                      _norm(c)).ratio()))
-        if volatile([*cands, s.want], s.source):
+        masked = [m for c in cands if (m := volatile_match(s.want, c)) is not None]
+        if example_only(s.want):
+            out.append(Judged(s, "skip", closest, "the comment gives an example value, not the one a run prints"))
+        elif True in masked:
+            out.append(Judged(s, "skip", closest, "its address, time, uuid or directory varies from run to run; "
+                                                  "the rest matches"))
+        elif volatile([*cands, s.want], s.source) and not (masked and not volatile((), s.source)):
             out.append(Judged(s, "skip", closest, "output varies from run to run (addresses, times, random values)"))
-        elif any(same(s.want, c) for c in cands):
+        elif any(same(s.want, c) or same_expression(s.want, c) or approx_match(s.want, c) for c in cands):
             out.append(Judged(s, "match", closest))
         else:
             out.append(Judged(s, "mismatch", closest))
