@@ -38,6 +38,7 @@ from caas_tui.index.lexical_plan import (
     plan_queries,
 )
 from caas_tui.index.pending import BufferedWriter
+from caas_tui.index.whoosh_lazy import mapped_storage_class
 from caas_tui.models import Chunk, Kind
 
 if TYPE_CHECKING:
@@ -139,7 +140,7 @@ class WhooshLexical(BufferedWriter["SegmentWriter"]):
         """A new, empty index in ``directory`` (created; a previous index there is replaced)."""
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            ix = whoosh_index.create_in(str(directory), make_schema())
+            ix = mapped_storage_class()(str(directory)).create_index(make_schema())
         except OSError as exc:
             raise IndexStoreError(f"cannot create lexical index at {directory}: {exc}") from exc
         return cls(ix, directory)
@@ -152,7 +153,7 @@ class WhooshLexical(BufferedWriter["SegmentWriter"]):
         try:
             if not whoosh_index.exists_in(str(directory)):
                 raise IndexStoreError(f"no lexical index at {directory}")
-            ix = whoosh_index.open_dir(str(directory))
+            ix = mapped_storage_class()(str(directory)).open_index()  # sub-files read in place, not copied
             _wait_unlocked(ix, directory)
             return cls(ix, directory)
         except IndexStoreError:
