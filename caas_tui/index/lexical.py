@@ -37,7 +37,7 @@ from caas_tui.index.lexical_plan import (
     Clause,
     plan_queries,
 )
-from caas_tui.index.pending import BufferedWriter
+from caas_tui.index.pending import AnalyzedWriter
 from caas_tui.index.whoosh_lazy import mapped_storage_class
 from caas_tui.models import Chunk, Kind
 
@@ -114,7 +114,7 @@ def make_schema() -> Schema:
     )
 
 
-class WhooshLexical(BufferedWriter["SegmentWriter"]):
+class WhooshLexical(AnalyzedWriter["SegmentWriter", ChunkCounts]):
     """``LexicalBackend`` over a Whoosh index directory."""
 
     def __init__(self, ix: whoosh_index.FileIndex, directory: Path) -> None:  # use create/open
@@ -129,7 +129,6 @@ class WhooshLexical(BufferedWriter["SegmentWriter"]):
         self._counted: tuple[tuple[str, CodeAnalyzer], ...] = tuple(
             (name, analyzer) for name in COUNTED if isinstance(field := ix.schema[name], CodeText)
             and isinstance(field.format, Frequency) and isinstance(analyzer := field.analyzer, CodeAnalyzer))
-        self._analyzed: dict[str, ChunkCounts] = {}  # of pending chunks, where add_analyzed was given them
         self._searcher: Searcher = self._new_searcher()
         self._closed = False
         self._filters: dict[frozenset[str], set[int]] = {}
@@ -174,26 +173,6 @@ class WhooshLexical(BufferedWriter["SegmentWriter"]):
     # -- writing -----------------------------------------------------------------
     def analysis(self) -> Callable[[Sequence[Chunk]], Sequence[object]]:
         return partial(chunk_counts, self._counted)
-
-    def add(self, chunks: Sequence[Chunk]) -> None:
-        with self._lock:
-            for c in chunks:
-                self._analyzed.pop(c.id, None)  # a re-added chunk is analyzed anew
-            super().add(chunks)
-
-    def add_analyzed(self, chunks: Sequence[Chunk], analyzed: Sequence[object]) -> None:
-        if len(analyzed) != len(chunks):
-            raise ValueError(f"{len(analyzed)} analyzed documents for {len(chunks)} chunks")
-        with self._lock:
-            super().add(chunks)
-            for c, counts in zip(chunks, analyzed, strict=True):
-                self._analyzed[c.id] = counts  # type: ignore[assignment]  # made by chunk_counts
-
-    def delete(self, chunk_ids: Sequence[str]) -> None:
-        with self._lock:
-            for cid in chunk_ids:
-                self._analyzed.pop(cid, None)
-            super().delete(chunk_ids)
 
     def _feed(self, writer: SegmentWriter, deletes: Iterable[str], chunks: Iterable[Chunk] = ()) -> None:
         try:

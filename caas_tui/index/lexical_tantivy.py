@@ -24,7 +24,7 @@ import tantivy
 from caas_tui.errors import IndexStoreError
 from caas_tui.index.analysis import CodeAnalyzer, code_analyzer
 from caas_tui.index.lexical_plan import PREFIX_TOP, SYMBOL_BOOST, TIME_LIMIT, Clause, plan_queries
-from caas_tui.index.pending import BufferedWriter
+from caas_tui.index.pending import AnalyzedWriter
 from caas_tui.models import Chunk, Kind
 
 SCHEMA_FILE = "caas-schema.json"
@@ -70,7 +70,7 @@ def _schema() -> tantivy.Schema:
     return b.build()
 
 
-class TantivyLexical(BufferedWriter[tantivy.IndexWriter]):
+class TantivyLexical(AnalyzedWriter[tantivy.IndexWriter, DocTerms]):
     """``LexicalBackend`` over a tantivy index directory."""
 
     DELETES_OWN_DOCUMENTS = True  # a delete applies to every document added before it, uncommitted ones too
@@ -81,7 +81,6 @@ class TantivyLexical(BufferedWriter[tantivy.IndexWriter]):
         self._dir = directory
         self._schema = _schema()
         self._names = code_analyzer()  # the query plan's: symbol and path analysis
-        self._analyzed: dict[str, DocTerms] = {}  # of pending chunks, where add_analyzed was given them
         self._searcher = index.searcher()
         self._closed = False
         self.time_limit = TIME_LIMIT
@@ -117,26 +116,6 @@ class TantivyLexical(BufferedWriter[tantivy.IndexWriter]):
     # -- writing -----------------------------------------------------------------
     def analysis(self) -> Callable[[Sequence[Chunk]], Sequence[object]]:
         return document_terms
-
-    def add(self, chunks: Sequence[Chunk]) -> None:
-        with self._lock:
-            for c in chunks:
-                self._analyzed.pop(c.id, None)  # a re-added chunk is analyzed anew
-            super().add(chunks)
-
-    def add_analyzed(self, chunks: Sequence[Chunk], analyzed: Sequence[object]) -> None:
-        if len(analyzed) != len(chunks):
-            raise ValueError(f"{len(analyzed)} analyzed documents for {len(chunks)} chunks")
-        with self._lock:
-            super().add(chunks)
-            for c, terms in zip(chunks, analyzed, strict=True):
-                self._analyzed[c.id] = terms  # type: ignore[assignment]  # made by document_terms
-
-    def delete(self, chunk_ids: Sequence[str]) -> None:
-        with self._lock:
-            for cid in chunk_ids:
-                self._analyzed.pop(cid, None)
-            super().delete(chunk_ids)
 
     def _documents(self, chunks: Iterable[Chunk]) -> Iterable[tantivy.Document]:
         analyzed = self._analyzed

@@ -23,6 +23,7 @@ from caas_tui.ingest.gcpause import collector_paused
 from caas_tui.models import Chunk
 
 W = TypeVar("W")  # the engine's writer
+A = TypeVar("A")  # one chunk's terms as the chunking worker analyzed them for a backend
 
 
 class BufferedWriter(Generic[W]):
@@ -147,3 +148,32 @@ class BufferedWriter(Generic[W]):
         self._pending.clear()
         self._deletes.clear()
         self._lost = False
+
+
+class AnalyzedWriter(BufferedWriter[W], Generic[W, A]):
+    """A ``BufferedWriter`` that can also be handed chunks the chunking worker already analyzed
+    (``add_analyzed``); a re-add or a delete drops the hand-off, so a chunk is never fed stale terms."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._analyzed: dict[str, A] = {}  # of pending chunks, where add_analyzed was given them
+
+    def add(self, chunks: Sequence[Chunk]) -> None:
+        with self._lock:
+            for c in chunks:
+                self._analyzed.pop(c.id, None)  # a re-added chunk is analyzed anew
+            super().add(chunks)
+
+    def add_analyzed(self, chunks: Sequence[Chunk], analyzed: Sequence[object]) -> None:
+        if len(analyzed) != len(chunks):
+            raise ValueError(f"{len(analyzed)} analyzed documents for {len(chunks)} chunks")
+        with self._lock:
+            super().add(chunks)
+            for c, terms in zip(chunks, analyzed, strict=True):
+                self._analyzed[c.id] = terms  # type: ignore[assignment]  # made by the backend's analysis()
+
+    def delete(self, chunk_ids: Sequence[str]) -> None:
+        with self._lock:
+            for cid in chunk_ids:
+                self._analyzed.pop(cid, None)
+            super().delete(chunk_ids)

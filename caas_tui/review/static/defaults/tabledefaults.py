@@ -22,9 +22,9 @@ from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.model.valuecalls import parse_value
 from caas_tui.review.static.referents.sectionnames import section_subjects
 from caas_tui.review.static.referents.subjects import owner_of
+from caas_tui.review.static.wording.tablerows import context_row
 from caas_tui.review.static.wording.units import matches, quantities, restate
 
-_TABLE = re.compile(r"^table \((?P<header>[^\n]*?)\): (?P<row>[^\n]*)$", re.MULTILINE)
 _DEFAULT_COL = re.compile(r"^\W*default(?:\s+value)?s?\W*$", re.IGNORECASE)
 _NAME_COL = re.compile(r"^\W*(?:name|parameter|param|option|argument|arg|keyword|setting|field|attribute|key)s?\W*$",
                        re.IGNORECASE)
@@ -33,14 +33,10 @@ _IDENT = re.compile(r"^`?\s*([A-Za-z_]\w*)\s*(?:=[^`]*)?`?$")
 
 def table_cell(claim: Claim) -> tuple[str, str] | None:
     """(name, default cell) of a table row under a header with both columns."""
-    rows = list(_TABLE.finditer(claim.context))
-    if not rows:
+    row = context_row(claim.context)
+    if row is None:
         return None
-    m = rows[-1]
-    header = [c.strip() for c in m.group("header").split(" | ")]
-    cells = [c.strip() for c in m.group("row").split(" | ")]
-    if len(cells) != len(header):
-        return None
+    header, cells = row
     default = [i for i, h in enumerate(header) if _DEFAULT_COL.match(h)]
     named = [i for i, h in enumerate(header) if _NAME_COL.match(h)] or [0]
     if len(default) != 1 or len(named) != 1 or default[0] == named[0]:

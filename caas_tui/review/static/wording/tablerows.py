@@ -14,7 +14,12 @@ def table_row(claim: Claim) -> tuple[list[str], list[str]] | None:
     """(header cells, row cells) of a table row claim with as many cells as headers, else None."""
     if claim.kind != "prose" or "table (" not in claim.context:
         return None
-    rows = list(_TABLE.finditer(claim.context))
+    return context_row(claim.context)
+
+
+def context_row(context: str) -> tuple[list[str], list[str]] | None:
+    """(header cells, row cells) of the last table row in a claim's context, when the counts agree."""
+    rows = list(_TABLE.finditer(context))
     if not rows:
         return None
     m = rows[-1]
