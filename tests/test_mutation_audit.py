@@ -74,6 +74,11 @@ PACKAGE = {
             return [origin, dest]
 
 
+        def window(items: list, *args: int) -> list:
+            """The items between ``start`` and ``stop``, as ``slice`` takes them."""
+            return items[slice(*args)]
+
+
         def load(weight: float) -> float:
             """Load cargo."""
             if weight > 1000:
@@ -137,6 +142,14 @@ DOCS = {
         .. function:: ship.routes.load(cargo)
 
            Load it again.
+
+        .. function:: ship.routes.window(items, stop)
+
+           A window, as ``slice(stop)``.
+
+        .. function:: ship.routes.window(things, stop)
+
+           A window of things.
         ''',
 }
 
@@ -217,6 +230,16 @@ def test_signature_titles_check_positional_names(reviewed: dict[str, list[tuple[
     assert verdict_containing(rst, "load(weight)").verdict == "consistent"
     bad = verdict_containing(rst, "load(cargo)")
     assert bad.verdict == "contradicted" and "`cargo`" in bad.rationale, bad.rationale
+
+
+def test_signature_title_names_past_star_args_are_not_parameters(reviewed: dict[str, list[tuple[Claim, Verdict]]]) -> None:
+    """``*args`` takes what comes after the named slots: a doc naming it ``stop`` there (as ``islice``'s two
+    signatures do) is not wrong, while a name in a named slot still has to be that slot's."""
+    rst = reviewed["docs/reference.rst"]
+    good = verdict_containing(rst, "window(items, stop)")
+    assert good.verdict not in ("contradicted", "incomplete"), good.rationale
+    bad = verdict_containing(rst, "window(things, stop)")
+    assert bad.verdict == "contradicted" and "`things`" in bad.rationale, bad.rationale
 
 
 # -- hole 5: a stated value or result in reST spelling (double backticks) ---------------------

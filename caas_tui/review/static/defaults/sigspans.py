@@ -77,7 +77,8 @@ def _positional_names(sig: Signature, label: str, call: ast.Call, ev: EvidenceSp
     """In a signature a bare name is a parameter, not a variable passed in: ``f(key, *rest)``
     says ``f`` has parameters ``key`` and ``*rest``."""
     out: list[Finding] = []
-    for arg in call.args:
+    slots = len([q for q in sig.positional if q.name not in ("self", "cls")])
+    for i, arg in enumerate(call.args):
         starred = isinstance(arg, ast.Starred)
         node = arg.value if isinstance(arg, ast.Starred) else arg
         if not isinstance(node, ast.Name):
@@ -88,6 +89,8 @@ def _positional_names(sig: Signature, label: str, call: ast.Call, ev: EvidenceSp
             out.append(ok(check, ev, aspect="parameters"))
         elif p is None and not starred and sig.has_varkw:
             continue  # ``**kwargs`` may take it by name; a positional slot says nothing
+        elif p is None and not starred and sig.has_var and i >= slots:
+            continue  # past the named slots ``*args`` takes it: the doc names what it means there
         else:
             has = ", ".join(f"`{q.name}`" for q in sig.params if q.name not in ("self", "cls"))
             why = f"`{label}` has no parameter `{node.id}` (its parameters: {has})" if p is None else \
