@@ -63,6 +63,7 @@ from caas_tui.review.static.specs.platformrules import check_platform_rules
 from caas_tui.review.static.specs.specmaps import check_numberings
 from caas_tui.review.static.specs.upstream import check_upstream
 from caas_tui.review.static.specs.wrapdefaults import check_wrapped_defaults
+from caas_tui.review.static.subjects import inherited_findings, noted
 from caas_tui.review.static.testevidence.testchecks import check_tests
 
 log = logging.getLogger(__name__)
@@ -154,8 +155,12 @@ class StaticReviewer:
             return verdicts
 
     def review_one(self, ctx: ReviewContext, claim: Claim) -> Verdict:
+        binding = None
         try:
             findings = self.findings(ctx, claim)
+            if claim.kind == "prose" and judged_at_all(claim) and source_language(claim.doc_path) is None:
+                # "It returns ...": the subject its context names, re-read by the same checks
+                findings, binding = inherited_findings(ctx, claim, findings, self.findings)
         except Exception as exc:
             log.exception("static review of %s:%s failed", claim.doc_path, claim.start_line)
             return Verdict(claim.id, "unverified", REVIEWER, f"static check failed: {type(exc).__name__}: {exc}")
@@ -163,7 +168,7 @@ class StaticReviewer:
             reason = historical(claim)
             if reason is not None:
                 return Verdict(claim.id, "unverified", REVIEWER, reason)
-        return verdict_for(claim, findings, ctx.doc_lines(claim.doc_path))
+        return noted(verdict_for(claim, findings, ctx.doc_lines(claim.doc_path)), binding)
 
     @staticmethod
     def findings(ctx: ReviewContext, claim: Claim) -> list[Finding]:

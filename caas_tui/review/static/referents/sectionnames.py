@@ -25,7 +25,7 @@ _CALLED = re.compile(r"\b([A-Za-z_][\w.]*)\s*\(")
 _DOCS: weakref.WeakKeyDictionary[ReviewContext, dict[int, dict[str, str]]] = weakref.WeakKeyDictionary()
 
 
-def _section_start(lines: list[str], before: int) -> int:
+def section_start(lines: list[str], before: int) -> int:
     """Index of the first line after the heading the line ``before`` (0-based) sits under."""
     start, fence = 0, None
     for i in range(before):
@@ -44,10 +44,10 @@ def _section_start(lines: list[str], before: int) -> int:
     return start
 
 
-def _code_and_prose(lines: list[str]) -> tuple[list[str], list[str]]:
-    """(code blocks, prose lines) of a stretch of Markdown or reST."""
-    blocks: list[str] = []
-    prose: list[str] = []
+def section_parts(lines: list[str]) -> list[tuple[str, str]]:
+    """A stretch of Markdown or reST in order: ``("code", block)`` and ``("prose", line)``;
+    the line introducing a reST block (``Example::``) is prose too."""
+    parts: list[tuple[str, str]] = []
     i, n = 0, len(lines)
     while i < n:
         text = lines[i]
@@ -56,7 +56,7 @@ def _code_and_prose(lines: list[str]) -> tuple[list[str], list[str]]:
             j = i + 1
             while j < n and not lines[j].lstrip().startswith(m.group(1)):
                 j += 1
-            blocks.append("\n".join(lines[i + 1 : j]))
+            parts.append(("code", "\n".join(lines[i + 1 : j])))
             i = j + 1
             continue
         if _RST_BLOCK.search(text):
@@ -67,13 +67,18 @@ def _code_and_prose(lines: list[str]) -> tuple[list[str], list[str]]:
                 j += 1
             if body:
                 cut = min((len(b) - len(b.lstrip()) for b in body if b.strip()), default=0)
-                blocks.append("\n".join(b[cut:] for b in body))
-                prose.append(text)
+                parts += [("prose", text), ("code", "\n".join(b[cut:] for b in body))]
                 i = j
                 continue
-        prose.append(text)
+        parts.append(("prose", text))
         i += 1
-    return blocks, prose
+    return parts
+
+
+def _code_and_prose(lines: list[str]) -> tuple[list[str], list[str]]:
+    """(code blocks, prose lines) of a stretch of Markdown or reST."""
+    parts = section_parts(lines)
+    return [t for k, t in parts if k == "code"], [t for k, t in parts if k == "prose"]
 
 
 def section_subjects(ctx: ReviewContext, claim: Claim) -> list[Def]:
@@ -83,7 +88,7 @@ def section_subjects(ctx: ReviewContext, claim: Claim) -> list[Def]:
         return []
     lines = ctx.doc_lines(claim.doc_path)
     end = min(max(claim.start_line - 1, 0), len(lines))
-    start = max(_section_start(lines, end) - 1, 0)  # the heading line itself counts
+    start = max(section_start(lines, end) - 1, 0)  # the heading line itself counts
     blocks, prose = _code_and_prose(lines[start:end])
     names: list[str] = []
     for code in blocks:
