@@ -10,6 +10,8 @@ from caas_tui.review.claims.docstrings import FieldFact, parse_field
 from caas_tui.review.claims.mentions import code_spans, find_mentions
 from caas_tui.review.static.codefacts.rettypes import compare, describe, optional_type, return_kinds
 from caas_tui.review.static.context import ReviewContext
+from caas_tui.review.static.defaults.attrdefaults import property_parameter
+from caas_tui.review.static.defaults.numbers import quantity_matches, restate_value
 from caas_tui.review.static.defaults.symdefaults import check_symbol_default, names_symbol, resolved_default
 from caas_tui.review.static.defaults.worddefaults import check_word_defaults
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
@@ -19,6 +21,7 @@ from caas_tui.review.static.kinds.requiredness import check_requiredness
 from caas_tui.review.static.model.flow import explicit_none_return
 from caas_tui.review.static.model.pysig import Signature, same_value
 from caas_tui.review.static.model.resolve import Def
+from caas_tui.review.static.model.valuecalls import parse_value
 from caas_tui.review.static.naming.fieldentries import check_entry_duplicates
 from caas_tui.review.static.naming.names import callable_mentions, resolve_mention, section_subject
 from caas_tui.review.static.naming.nouns import noun_subjects
@@ -34,7 +37,7 @@ from caas_tui.review.static.wording.facts import (
     stated_returns,
     type_from_text,
 )
-from caas_tui.review.static.wording.units import Quantity, matches, quantities, restate
+from caas_tui.review.static.wording.units import Quantity, quantities
 from caas_tui.review.static.wording.voice import active_claim, verb_start
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -107,8 +110,11 @@ def _check_default(ctx: ReviewContext, claim: Claim, sig: Signature, param: str,
     if sv.literal and isinstance(actual.value, (list, tuple)) and not isinstance(sv.value, (list, tuple)) \
             and any(same_value(sv.value, item) for item in actual.value):
         return []  # "defaults to ``'a'``, ``'b'``": the doc lists the items one by one
+    called = None if sv.literal else parse_value(sv.text)  # ``timedelta(hours=1)``: a stdlib value call
     if sv.literal:
         matched = same_value(sv.value, actual.value)
+    elif called is not None:
+        matched = same_value(called[0], actual.value)
     elif any(d.qualname == sv.text or d.qualname.endswith("." + sv.text) for d in actual.via):
         matched = True  # "defaults to ``DEFAULT_LOCALE``": the constant the code reads the default from
     elif isinstance(actual.value, str):
@@ -131,9 +137,9 @@ def _check_quantity(ctx: ReviewContext, claim: Claim, sig: Signature, param: str
     if p is None or p.kind in ("var", "varkw") or p.default is None:
         return []
     actual = resolved_default(ctx, sig, param, p.default, none_stated=False)
-    if actual is None or isinstance(actual.value, bool) or not isinstance(actual.value, (int, float)):
+    if actual is None:
         return []
-    verdict = matches(q, param, float(actual.value))
+    verdict = quantity_matches(q, param, actual.value)
     if verdict is None:
         return []
     ev = ctx.evidence(sig.fn)
@@ -142,7 +148,7 @@ def _check_quantity(ctx: ReviewContext, claim: Claim, sig: Signature, param: str
     if verdict:
         return [ok(check, ev, *via, aspect=("default", "value"))]
     where = f" (via `{actual.via[-1].qualname}`)" if actual.via else ""
-    restated = restate(q, param, float(actual.value))
+    restated = restate_value(q, param, actual.value)
     said = f"{actual.source}{where}" + (f", i.e. {restated}" if restated else "")
     edit = Edit(claim.start_line, claim.end_line, q.text, restated, unique=True) if restated else None
     return [bad("contradicted", check, f"`{label}` defaults `{param}` to {said}, not {q.text}", ev, *via,
@@ -186,11 +192,12 @@ def _constructor_attributes(ctx: ReviewContext, claim: Claim) -> list[tuple[int,
         res = resolve_mention(ctx, claim, m)
         target = res.target if res.found and not res.ambiguous else None
         owner = target.owner if target is not None else None
-        if target is None or target.kind != "attribute" or owner is None or owner.kind != "class":
+        if target is None or owner is None or owner.kind != "class":
             continue
-        sig = _sig_for(ctx, owner)
-        if sig is not None and sig.named(target.short) is not None:
-            out.append((m.start, owner, target.short))
+        name = target.short if target.kind == "attribute" else property_parameter(target)
+        sig = _sig_for(ctx, owner) if name is not None else None
+        if sig is not None and name is not None and sig.named(name) is not None:
+            out.append((m.start, owner, name))
     return out
 
 
@@ -210,9 +217,11 @@ def check_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, sub
                 continue  # ```kw_only=True``` in another entry's text: an example, not this default
             if not any(q.start <= sv.start < q.start + len(q.text) for q in qs):
                 findings += _check_default(ctx, claim, sig, sv.param or name, sv, label)
+        typed = quantities(fact.type or "")  # NumPy "float, default 90 degrees"
         for sv in stated_defaults(fact.type or ""):
-            findings += _check_default(ctx, claim, sig, sv.param or name, sv, label)
-        for q in qs:
+            if not any(q.start <= sv.start < q.start + len(q.text) for q in typed):
+                findings += _check_default(ctx, claim, sig, sv.param or name, sv, label)
+        for q in qs + typed:
             findings += _check_quantity(ctx, claim, sig, name, q, label)
         return findings
     candidates = [d for _, d in callable_mentions(ctx, claim)]

@@ -14,15 +14,16 @@ import ast
 import re
 
 from caas_tui.models import Claim
-from caas_tui.review.claims.mentions import find_mentions
+from caas_tui.review.claims.mentions import dotted, find_mentions
 from caas_tui.review.static.context import ReviewContext
-from caas_tui.review.static.defaults.symdefaults import arithmetic
+from caas_tui.review.static.defaults.numbers import plain_number, quantity_matches, restate_value
+from caas_tui.review.static.defaults.symdefaults import arithmetic, resolved_default
 from caas_tui.review.static.findings import Finding, bad, ok
 from caas_tui.review.static.model.pysig import Value, evaluate, same_value, signature
 from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.naming.names import resolve_mention
 from caas_tui.review.static.wording.facts import stated_defaults
-from caas_tui.review.static.wording.units import matches, quantities, restate
+from caas_tui.review.static.wording.units import quantities
 
 _CUE = re.compile(r"\bdefaults?\b|\bby\s+default\b", re.IGNORECASE)
 _BY_DEFAULT_NUMBER = re.compile(r"\b(?:is|are)\s+(-?\d+(?:\.\d+)?)\s+by\s+default\b", re.IGNORECASE)
@@ -53,10 +54,46 @@ def _init_value(ctx: ReviewContext, cls: Def, attr: str) -> tuple[Value | None, 
         return None, False
     fn = Def("function", f"{cls.qualname}.__init__", cls.module, init, cls)
     sig = signature(fn)
-    if isinstance(value, ast.Name) and sig is not None and sig.named(value.id) is not None:
-        return None, False  # a constructor argument: the checks of the constructor's defaults judge it
+    if isinstance(value, ast.Name) and sig is not None and (p := sig.named(value.id)) is not None:
+        # a constructor argument kept as is: the attribute starts as the argument's default
+        if p.default is None or p.kind in ("var", "varkw"):
+            return None, False
+        return resolved_default(ctx, sig, p.name, p.default, none_stated=False), True
     mod = Def("module", cls.module.name, cls.module)
     return evaluate(value, mod, ctx.resolver) or arithmetic(ctx, value, mod), True
+
+
+_PROPERTY = frozenset({"property", "functools.cached_property", "cached_property"})
+
+
+def property_backing(prop: Def) -> str | None:
+    """The ``self`` attribute a property only hands back (``return self._ttl``), else None."""
+    node = prop.node
+    if prop.kind != "function" or not isinstance(node, ast.FunctionDef) \
+            or not any(dotted(d) in _PROPERTY for d in node.decorator_list):
+        return None
+    body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    ret = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+    if isinstance(ret, ast.Attribute) and isinstance(ret.value, ast.Name) and ret.value.id == "self":
+        return ret.attr
+    return None
+
+
+def property_parameter(prop: Def) -> str | None:
+    """The constructor parameter a property hands back unchanged (``return self._ttl`` where
+    ``__init__`` does ``self._ttl = ttl`` once): "`Book.ttl` defaults to ..." is about it."""
+    cls, backing = prop.owner, property_backing(prop)
+    if cls is None or backing is None or not isinstance(cls.node, ast.ClassDef):
+        return None
+    init = next((s for s in cls.node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if init is None:
+        return None
+    params = {a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)}
+    sets = [s for s in ast.walk(init) if isinstance(s, (ast.Assign, ast.AnnAssign)) and any(
+        isinstance(t, ast.Attribute) and t.attr == backing and isinstance(t.value, ast.Name) and t.value.id == "self"
+        for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))]
+    value = sets[0].value if len(sets) == 1 and sets[0] in init.body else None
+    return value.id if isinstance(value, ast.Name) and value.id in params else None
 
 
 def _class_value(ctx: ReviewContext, target: Def) -> Value | None:
@@ -77,7 +114,8 @@ def _attribute(ctx: ReviewContext, claim: Claim) -> Def | None:
             continue
         res = resolve_mention(ctx, claim, m)
         t = res.target
-        if res.found and not res.ambiguous and t is not None and t.kind == "attribute" and t.is_project \
+        if res.found and not res.ambiguous and t is not None and t.is_project \
+                and (t.kind == "attribute" or property_backing(t) is not None) \
                 and t.owner is not None and t.owner.kind == "class" and isinstance(t.owner.node, ast.ClassDef):
             found[id(t.node)] = t
     return next(iter(found.values())) if len(found) == 1 else None
@@ -93,7 +131,7 @@ def check_attribute_defaults(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     assert isinstance(cls.node, ast.ClassDef)
     if cls.node.decorator_list:
         return []  # fields of a dataclass / attrs class: the constructor's parameters
-    attr = target.short
+    attr = property_backing(target) or target.short  # ``return self._ttl``: the attribute it reads
     actual, decided = _init_value(ctx, cls, attr)
     if not decided:
         return []
@@ -106,21 +144,19 @@ def check_attribute_defaults(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     bare = _BY_DEFAULT_NUMBER.findall(claim.text)
     if len(stated) + len(qs) + len(bare) != 1:
         return []
-    label = f"{cls.short}.{attr}"
+    label = f"{cls.short}.{target.short}"
     check = f"`{label}` starts as"
     ev = [ctx.evidence(target), *(ctx.evidence(d) for d in actual.via)]
-    number = isinstance(actual.value, (int, float)) and not isinstance(actual.value, bool)
+    number = plain_number(actual.value)
     if qs:
-        if not number:
-            return []
-        verdict = matches(qs[0], attr, float(actual.value))  # type: ignore[arg-type]
+        verdict = quantity_matches(qs[0], attr, actual.value)
         said = qs[0].text
         aspect: tuple[str, ...] = ("default", "value")
     else:
         if stated:
             verdict, said = same_value(stated[0].value, actual.value), stated[0].text
-        elif number:
-            verdict, said = float(bare[0]) == float(actual.value), bare[0]  # type: ignore[arg-type]
+        elif number is not None:
+            verdict, said = float(bare[0]) == number, bare[0]
         else:
             return []
         aspect = ("default",)
@@ -129,7 +165,7 @@ def check_attribute_defaults(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     if verdict:
         return [ok(f"{check} {said}", *ev, aspect=aspect)]
     where = f" (via `{actual.via[-1].qualname}`)" if actual.via else ""
-    shown = restate(qs[0], attr, float(actual.value)) if qs else None  # type: ignore[arg-type]
+    shown = restate_value(qs[0], attr, actual.value) if qs else None
     also = f", which is {shown}" if shown and shown != actual.source else ""
     return [bad("contradicted", f"{check} {said}", f"`{label}` starts as {actual.source}{where}{also}, not {said}",
                 *ev, aspect=aspect)]

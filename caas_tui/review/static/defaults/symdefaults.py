@@ -6,6 +6,7 @@ the same symbol (or an instance of the stated class), or the same constant value
 from __future__ import annotations
 
 import ast
+import math
 import operator
 import re
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Finding, bad, ok
 from caas_tui.review.static.model.pysig import Signature, Value, evaluate, none_fallback, own_nodes, same_value
 from caas_tui.review.static.model.resolve import Def
-from caas_tui.review.static.wording.facts import StatedValue
+from caas_tui.review.static.wording.facts import CONSTANT_NAME, StatedValue
 
 
 def _default_expr(sig: Signature, param: str, default: ast.expr) -> ast.expr | None:
@@ -31,9 +32,11 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
 def names_symbol(sv: StatedValue, default: ast.expr) -> bool:
-    """``defaults to `Units.METRIC``` for a default written as a name (``units=Units.METRIC``):
-    compared as symbols, since an Enum member is not its value."""
-    return not sv.literal and bool(_DOTTED.fullmatch(sv.text)) and isinstance(default, (ast.Name, ast.Attribute))
+    """``defaults to `Units.METRIC``` (or a constant, ``default TTL_SECONDS``) for a default
+    written as a name (``units=Units.METRIC``): compared as symbols, since an Enum member is
+    not its value; constants that are not the same symbol compare by value."""
+    return not sv.literal and bool(_DOTTED.fullmatch(sv.text) or CONSTANT_NAME.fullmatch(sv.text)) \
+        and isinstance(default, (ast.Name, ast.Attribute))
 
 
 def check_symbol_default(
@@ -226,6 +229,9 @@ _ARITH: dict[type, Callable[[float, float], float]] = {
 }
 
 
+_MATH_CONSTANTS = frozenset({"math.pi", "math.tau", "math.e"})
+
+
 def arithmetic(ctx: ReviewContext, expr: ast.expr, mod: Def, depth: int = 0) -> Value | None:
     """A number built by arithmetic on literals and module constants (``1.0 / 60.0``,
     ``5 * MINUTE``), followed across modules."""
@@ -252,6 +258,8 @@ def arithmetic(ctx: ReviewContext, expr: ast.expr, mod: Def, depth: int = 0) -> 
             return None
         res = ctx.resolver.resolve_in(where.module, name)
         target = res.target if res.found else None
+        if target is not None and target.kind == "external" and target.qualname in _MATH_CONSTANTS:
+            return float(getattr(math, target.short))  # ``math.pi / 2``: the stdlib's fixed numbers
         stmt = target.node if target is not None and target.kind == "attribute" else None
         value = getattr(stmt, "value", None)
         if target is None or target.module is None or not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or value is None:

@@ -6,7 +6,11 @@ The parameter is the one written in the sentence (```verify``` or ``verify=...``
 the one whose name's words the sentence uses (``follow_redirects`` for "redirects are
 followed"); a tie between parameters is no answer. Only an on/off statement about a
 ``bool`` default, and a "no limit" statement about a number or ``None``, are judged;
-a sentence with a condition or a contrast ("unless", "but", "when") is left alone.
+a sentence with a condition or a contrast ("unless", "but", "when") is left alone, except
+the argument's own absence ("if omitted, `max_items` means no limit"). "Disabled" is also
+judged for a number or ``None`` the text names in code (``max_items`` "is disabled by
+default" against ``1000``); a 0 or negative default may be the switch-off value and is not
+refuted.
 """
 
 from __future__ import annotations
@@ -25,7 +29,12 @@ from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.referents.subjects import claim_signatures
 from caas_tui.review.static.wording.words import same_word, stem
 
-_BY_DEFAULT = re.compile(r"\bby\s+default\b|\bdefaults?\s+(?:to|is)\s+(?:on|off|enabled|disabled)\b", re.IGNORECASE)
+# "if omitted", "when not given": what holds without the argument is the default too; the
+# condition is the argument's absence, so it bounds nothing else (see ``_unmixed``).
+OMITTED = re.compile(r"\b(?:if|when)\s+(?:it\s+is\s+|they\s+are\s+)?(?:omitted|left\s+out|not\s+(?:given|set|passed|"
+                      r"specified))\b", re.IGNORECASE)
+_BY_DEFAULT = re.compile(r"\bby\s+default\b|\bdefaults?\s+(?:to|is)\s+(?:on|off|enabled|disabled)\b|"
+                         + OMITTED.pattern, re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z`:*(])")
 _MIXED = re.compile(r"\b(?:unless|but|except|if|when|whenever|while|only|otherwise|either|whether|or)\b", re.IGNORECASE)
 _UNBOUNDED = re.compile(
@@ -49,9 +58,14 @@ class Stated:
     clause: str
 
 
+def _unmixed(text: str) -> str:
+    """``text`` with code and the omission cue taken out, for the test for conditions."""
+    return OMITTED.sub(" ", _CODE.sub(" X ", text))
+
+
 def stated_state(clause: str) -> str | None:
     """``on``, ``off`` or ``unbounded`` for a clause saying what a default is; None if mixed."""
-    prose = _CODE.sub(" X ", clause)
+    prose = _unmixed(clause)
     if _MIXED.search(prose):
         return None
     if _UNBOUNDED.search(prose):
@@ -93,7 +107,7 @@ def default_clauses(text: str) -> list[Stated]:
         clause = _clause(sentence)
         if clause is None:
             continue
-        if _MIXED.search(_CODE.sub(" X ", sentence)):
+        if _MIXED.search(_unmixed(sentence)):
             continue  # a condition anywhere in the sentence may bound the default
         state = stated_state(clause)
         if state is not None:
@@ -127,8 +141,16 @@ def pick_param(clause: str, names: list[str]) -> str | None:
     return scored[0][1]
 
 
-def _judge(state: str, value: object) -> bool | None:
-    """True: the default is what the words say; False: it is not; None: can't tell."""
+def _judge(state: str, value: object, *, named: bool = False) -> bool | None:
+    """True: the default is what the words say; False: it is not; None: can't tell. A
+    number "disabled" by default (``max_items`` "is disabled") is judged only for a parameter
+    the text names: picked by its words, a number may be a level or a size the words are not about."""
+    if state == "off" and named and not isinstance(value, bool):
+        if value is None:
+            return True
+        if isinstance(value, (int, float)):
+            return False if value > 0 else None  # 0 or < 0 may be the switch-off sentinel: not refuted
+        return None
     if state in ("on", "off"):
         if not isinstance(value, bool):
             return None
@@ -147,14 +169,14 @@ def _judge(state: str, value: object) -> bool | None:
 _SAID = {"on": "on", "off": "off", "unbounded": "unlimited (no value)"}
 
 
-def _check(ctx: ReviewContext, sig: Signature, param: str, st: Stated, label: str) -> list[Finding]:
+def _check(ctx: ReviewContext, sig: Signature, param: str, st: Stated, label: str, *, named: bool) -> list[Finding]:
     p = sig.named(param)
     if p is None or p.default is None or p.kind in ("var", "varkw"):
         return []
-    actual = resolved_default(ctx, sig, param, p.default, none_stated=st.state == "unbounded")
+    actual = resolved_default(ctx, sig, param, p.default, none_stated=st.state == "unbounded" or (st.state == "off" and named))
     if actual is None:
         return []
-    verdict = _judge(st.state, actual.value)
+    verdict = _judge(st.state, actual.value, named=named)
     if verdict is None:
         return []
     ev = ctx.evidence(sig.fn)
@@ -167,16 +189,21 @@ def _check(ctx: ReviewContext, sig: Signature, param: str, st: Stated, label: st
                 f"so it is not {_SAID[st.state]} by default", ev, *via, aspect="default")]
 
 
-def _judgeable(ctx: ReviewContext, sig: Signature, param: str, state: str) -> bool:
+def written_names(clause: str) -> set[str]:
+    """The identifiers the clause writes as code (```verify```, ```ttl=```)."""
+    return {m.group(1) for c in _CODE.finditer(clause) if (m := re.fullmatch(r"([A-Za-z_]\w*)\s*(?:=.*)?", c.group(2).strip()))}
+
+
+def _judgeable(ctx: ReviewContext, sig: Signature, param: str, state: str, written: set[str]) -> bool:
     """Only parameters whose default the statement can be about: a bool for on/off, a
-    number or None for "no limit"."""
+    number or None for "no limit" (and for "off", when the text names the parameter)."""
     p = sig.named(param)
     if p is None or p.default is None or p.kind in ("var", "varkw"):
         return False
-    actual = resolved_default(ctx, sig, param, p.default, none_stated=state == "unbounded")
+    actual = resolved_default(ctx, sig, param, p.default, none_stated=state == "unbounded" or (state == "off" and param in written))
     if actual is None:
         return False
-    if state in ("on", "off"):
+    if state == "on" or (state == "off" and param not in written):
         return isinstance(actual.value, bool)
     return actual.value is None or (isinstance(actual.value, (int, float)) and not isinstance(actual.value, bool))
 
@@ -197,7 +224,7 @@ def check_word_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None
             return []
         out: list[Finding] = []
         for st in default_clauses(fact.desc):
-            out += _check(ctx, sig, fact.name.lstrip("*"), st, _label(sig.fn, subject))
+            out += _check(ctx, sig, fact.name.lstrip("*"), st, _label(sig.fn, subject), named=True)
         return out
     clauses = default_clauses(claim.text)
     if not clauses:
@@ -206,7 +233,7 @@ def check_word_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None
     findings: list[Finding] = []
     for st in clauses:
         names = [p.name for _, s in sigs.values() for p in s.params
-                 if p.name not in ("self", "cls") and _judgeable(ctx, s, p.name, st.state)]
+                 if p.name not in ("self", "cls") and _judgeable(ctx, s, p.name, st.state, written_names(st.clause))]
         param = pick_param(st.clause, names)
         if param is None:
             continue
@@ -214,5 +241,5 @@ def check_word_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None
         if len(having) != 1:
             continue  # several functions take it: which one the sentence means is unknown
         subject_def, sig = having[0]
-        findings += _check(ctx, sig, param, st, _label(sig.fn, subject_def))
+        findings += _check(ctx, sig, param, st, _label(sig.fn, subject_def), named=param in written_names(st.clause))
     return findings

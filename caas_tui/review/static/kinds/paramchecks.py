@@ -131,10 +131,12 @@ def check_param_entry(ctx: ReviewContext, claim: Claim, fact: FieldFact, subject
 def _check_type(ctx: ReviewContext, claim: Claim, sig: Signature, subject: Def, p: Param, stated_text: str | None) -> list[Finding]:
     if not stated_text:
         return []
+    word = type_word_kind(stated_text)  # NumPy ``hook : callable``, ``kind : Codec subclass``: a kind as the type
+    if word is not None:
+        return _judge_kind(ctx, sig, subject, p, word, aspect="type")
     stated = type_from_text(stated_text.split(",")[0].replace(" or None", ""))
     if stated is None:
-        word = type_word_kind(stated_text)  # NumPy ``hook : callable``: a kind written as the type
-        return _judge_kind(ctx, sig, subject, p, word, aspect="type") if word is not None else []
+        return []
     if stated.kind in ("None", "iterator"):
         return []
     kinds = annotation_kinds(ctx, sig.fn, p.annotation)

@@ -11,13 +11,19 @@ from dataclasses import dataclass
 
 _V = r"(:[\w:]+:`[^`]+`|``[^`]+``|`[^`]+`|\"[^\"\n]*\"|'[^'\n]*'|[-+]?[\w.:/+-]*\w|[-+]?\d[\w.+-]*)"
 _DEFAULT_PATTERNS = (
-    re.compile(r"\bdefaults?\s+(?:value\s+)?(?:to|is|of|=|:)\s*" + _V, re.IGNORECASE),
+    # "defaults to the value of `TTL`": the constant is the stated default
+    re.compile(r"\bdefaults?\s+(?:value\s+)?(?:to|is|of|=|:)\s*(?:the\s+value\s+of\s+)?" + _V, re.IGNORECASE),
     re.compile(r"[(\[]\s*default(?:s)?\s*(?:is\s+|to\s+|[:=]\s*)?" + _V + r"\s*[)\]]", re.IGNORECASE),
     re.compile(r"\bdefault(?:\s+value)?\s+(?:is|of)\s+" + _V, re.IGNORECASE),
     re.compile(r"(?:^|,\s*|[.;]\s+)default[:=\s]\s*" + _V, re.IGNORECASE),  # NumPy "int, default 10"; "Default: 30"
     re.compile(r"(``[^`]+``|`[^`]+`)\s+by\s+default\b", re.IGNORECASE),
     re.compile(r"\bby\s+default,?\s+" + _V, re.IGNORECASE),  # NumPy: "optional, by default 1e-5"
+    # "if omitted, ``"strict"`` is used": what stands in for a missing argument is its default
+    re.compile(r"\b(?:if|when)\s+(?:it\s+is\s+|they\s+are\s+)?(?:omitted|left\s+out|not\s+(?:given|set|passed|specified))"
+               r",?\s+" + _V + r"\s+(?:is|are)\s+(?:used|assumed|taken)\b", re.IGNORECASE),
 )
+# PEP 8 spells a module constant in capitals (``TTL_SECONDS``, ``MAX_RETRIES``): a name, not a word.
+CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|_*[A-Z]{2,}[0-9]*")
 _KWARG_SPAN = re.compile(r"(?<!`)(`{1,2})\s*([A-Za-z_]\w*)\s*=\s*([^`]+?)\s*\1(?!`)")
 _TYPE_WORDS = {
     "list": "list", "lists": "list", "tuple": "tuple", "tuples": "tuple", "dict": "dict", "dictionary": "dict",
@@ -95,6 +101,8 @@ def stated_defaults(text: str) -> list[StatedValue]:
             if any(v.start == m.start(1) for v in out):
                 continue
             if not literal and not token.startswith("`"):
+                if CONSTANT_NAME.fullmatch(cleaned):  # NumPy "float, default TTL_SECONDS": a name
+                    out.append(StatedValue(cleaned, cleaned, False, m.start(1), symbol=True))
                 continue  # "the default is to raise": a plain word is no value
             out.append(StatedValue(_strip_ticks(token) if token.startswith("`") else cleaned, value, literal, m.start(1)))
     # ```tolerance=1e-3``` states a default only where the sentence talks about defaults

@@ -12,7 +12,7 @@ PROSE_KIND = re.compile(
     # "argument of `register`": the owner named between the parameter and the description
     r"(?:\s+(?:argument|parameter|param|option|keyword(?:\s+argument)?))?"
     r"(?:\s+(?:of|to|for|in)\s+(?::[\w:-]+:)?`{1,2}[\w.]+(?:\(\))?`{1,2})?"
-    r"(?:\s+(?:is|must\s+be|should\s+be)\s+|\s*,\s+|\s*\|\s*|\s+(?:—|--)\s+)"
+    r"(?:\s+(?:is|must\s+be|should\s+be)\s+|\s*,\s+|\s*\|\s*|\s+(?:—|–|--?)\s+)"  # "`sink` - a function"
     r"(?P<desc>(?:the|an?)\s+[^.;:`|]+)",
     re.IGNORECASE,
 )
@@ -21,7 +21,8 @@ PROSE_KIND = re.compile(
 # ``out : path-like``); what ``type_from_text`` can't read as a type.
 _TYPE_WORD = re.compile(
     r"^\s*(?:(?P<callable>callable|function|callback)|(?P<path>path-like|pathlike|(?:os\.)?PathLike|path)"
-    r"|(?P<class>class|type))\s*$",
+    # "class", "type", NumPy "Codec subclass", "subclass of Codec": a class object, not an instance
+    r"|(?P<class>class|type|(?:an?\s+)?[\w.]+\s+(?:sub)?class|(?:an?\s+)?(?:sub)?class\s+of\s+[\w.]+))\s*$",
     re.IGNORECASE,
 )
 

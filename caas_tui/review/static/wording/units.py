@@ -28,6 +28,7 @@ for _names, _family, _factor in (
     (("degree", "degrees", "deg", "°"), "angle", math.pi / 180),
     (("radian", "radians", "rad"), "angle", 1.0),
     (("%", "percent", "per cent"), "ratio", 0.01),
+    (("fraction",), "ratio", 1.0),
     (("times", "retries", "attempts", "tries"), "count", 1.0),
     (("b", "byte", "bytes"), "size", 1.0),
     (("kb", "kib"), "size", 1e3),
@@ -108,7 +109,35 @@ def quantities(text: str) -> list[Quantity]:
         if unit == "s" and not re.match(r"[\d.]", m.group("num")):
             continue  # "a s": not a unit
         out.append(Quantity(m.group(0), num, unit, m.start()))
-    return out
+    for m in _MULTIPLE.finditer(text):
+        if not _HEDGE.search(text[: m.start()]):
+            out.append(Quantity(m.group(0), _MULTIPLES[m.group(0).lower()], "times", m.start()))
+    for m in _FRACTION_OF_UNIT.finditer(text):  # "three quarters of a minute"
+        key = " ".join(m.group("frac").lower().split()[-2:])
+        if not _HEDGE.search(text[: m.start()]) and not any(q.start <= m.start() < q.start + len(q.text) for q in out):
+            out = [q for q in out if not m.start() <= q.start < m.end()]  # its "a minute" is part of it
+            out.append(Quantity(m.group(0), _FRACTIONS[key], m.group("unit"), m.start()))
+    for m in _FRACTION_WORDS.finditer(text):
+        if not _HEDGE.search(text[: m.start()]) and not any(q.start <= m.start() < q.start + len(q.text) for q in out):
+            key = " ".join(m.group(0).lower().split()[-2:])
+            out.append(Quantity(m.group(0), _FRACTIONS[key], "fraction", m.start()))
+    return sorted(out, key=lambda q: q.start)
+
+
+# "defaults to a quarter", "three quarters": a ratio in words ("a quarter of an hour" is a time, above).
+_FRACTIONS = {"a half": 0.5, "one half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "two thirds": 2 / 3,
+              "a quarter": 0.25, "one quarter": 0.25, "three quarters": 0.75, "a fifth": 0.2, "one fifth": 0.2,
+              "a tenth": 0.1, "one tenth": 0.1}
+_FRACTION_OF_UNIT = re.compile(r"(?<![\w`])(?P<frac>" + "|".join(k.replace(" ", r"\s+") for k in _FRACTIONS) +
+                               r")\s+of\s+an?\s+(?P<unit>second|minute|hour|day|week)\b", re.IGNORECASE)
+_FRACTION_WORDS = re.compile(r"(?<![\w`])(?:" + "|".join(k.replace(" ", r"\s+") for k in _FRACTIONS) + r")(?![\w`])"
+                             r"(?!\s+(?:of\s+)?an?\b)", re.IGNORECASE)
+
+
+# "retries twice": a count in one word; "twice as long", "twice the delay" are factors. "once" is
+# left out: it is mostly "as soon as".
+_MULTIPLES = {"twice": 2.0, "thrice": 3.0}
+_MULTIPLE = re.compile(r"(?<![\w`])(?:twice|thrice)(?![\w`])(?!\s+(?:as|the|that|this|its|their)\b)", re.IGNORECASE)
 
 
 # A name that says its scale: a fraction (``drop_ratio``, ``fraction``: 0.25 is 25 %) or a
@@ -174,7 +203,9 @@ def restate(q: Quantity, param: str, actual: float) -> str | None:
     return f"{shown}{sep}{unit}"
 
 
-_BARE = re.compile(r"(?<![\w./:#-])(\d+(?:_\d+)*(?:\.\d+)?)(?![\w./:%°-]|\s*(?:%|°|\)))")
+# A full stop after the number ends the sentence ("defaults to 64."); one before a character is part
+# of a version, a path or a name.
+_BARE = re.compile(r"(?<![\w./:#-])(\d+(?:_\d+)*(?:\.\d+)?)(?![\w/:%°-]|\.[^\s]|\s*(?:%|°|\)))")
 
 
 def bare_numbers(text: str) -> list[tuple[float, int]]:
