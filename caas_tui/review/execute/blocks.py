@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import doctest
 import re
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -88,7 +89,11 @@ def plan_block(claim: Claim) -> RunBlock:
         return RunBlock(claim, "skip", "unverified: no >>> prompt in a console block, not run")
     if lang in PYTHON_LANGS:
         try:
-            compile(text, "<block>", "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+            # compiled to code, not only parsed: ``return`` or ``yield`` outside a function (a function's
+            # body shown alone) parses and fails only here
+            with warnings.catch_warnings():  # a ``SyntaxWarning`` is the run's to show, not the planner's
+                warnings.simplefilter("ignore")
+                compile(text, "<block>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
         except SyntaxError as exc:
             # Fragments with "..." placeholders are illustrations, not programs a reader runs.
             return RunBlock(claim, "skip", f"unverified: not runnable as written (syntax error line {exc.lineno})")

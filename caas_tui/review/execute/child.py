@@ -8,6 +8,7 @@ can never corrupt the protocol.
 """
 
 import ast
+import contextlib
 import doctest
 import importlib
 import inspect
@@ -17,6 +18,7 @@ import os
 import resource
 import sys
 import traceback
+import warnings
 from contextlib import redirect_stderr, redirect_stdout
 
 NOBODY = 65534
@@ -83,13 +85,42 @@ def _owner(exc):
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
+class _Terminal(io.TextIOBase):
+    """The one ``sys.stdout``/``sys.stderr`` of the session, as a reader's terminal is: what a block
+    keeps a reference to (a logging handler, a logger made with ``file=sys.stdout``) still writes
+    where the block running now is captured, not into an earlier block's buffer."""
+
+    def __init__(self):
+        super().__init__()
+        self.buf = io.StringIO()
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        return self.buf.write(s)
+
+    encoding = "utf-8"  # what code asking a terminal for its encoding expects
+
+
+_TERMINAL = _Terminal()
+
+
+@contextlib.contextmanager
+def _captured():
+    """Capture what the code prints into a fresh buffer of the session's one terminal."""
+    _TERMINAL.buf = buf = io.StringIO()
+    with redirect_stdout(_TERMINAL), redirect_stderr(_TERMINAL):
+        yield buf
+
+
 def _run(code, ns, filename, mode):
     buf = io.StringIO()
     error = None
     try:
         # top-level ``await`` runs as in ``python -m asyncio``: on one loop kept for the session
         compiled = compile(code, filename, mode, flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-        with redirect_stdout(buf), redirect_stderr(buf):
+        with _captured() as buf, _warnings_aside(mode):
             if compiled.co_flags & inspect.CO_COROUTINE:
                 _loop().run_until_complete(eval(compiled, ns))
             else:
@@ -99,6 +130,22 @@ def _run(code, ns, filename, mode):
             raise
         error = exc
     return buf.getvalue(), error
+
+
+@contextlib.contextmanager
+def _warnings_aside(mode):
+    """A doctest example's output is what it prints: a warning goes to the terminal's stderr, which
+    doctest does not compare, so it is shown apart (on the real stderr) rather than as output."""
+    if mode != "single":
+        yield
+        return
+    shown = warnings.showwarning
+    warnings.showwarning = lambda message, category, filename, lineno, file=None, line=None: shown(
+        message, category, filename, lineno, sys.__stderr__, line)
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
 
 
 _LOOP: list = []  # the one event loop of the session, made on first use
@@ -121,7 +168,7 @@ def _eval(code, ns, filename):
     buf = io.StringIO()
     try:
         compiled = compile(code, filename, "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-        with redirect_stdout(buf), redirect_stderr(buf):
+        with _captured() as buf:
             if compiled.co_flags & inspect.CO_COROUTINE:
                 value = _loop().run_until_complete(eval(compiled, ns))
             else:
@@ -181,11 +228,18 @@ def _shows_raise(checker, want, error, flags):
     lines = want.strip().splitlines() or [""]
     shown = "".join(traceback.format_exception_only(type(error), error)).strip().splitlines()[-1]
     name = lines[-1].split(":")[0].rsplit(".", 1)[-1]
-    if not lines[0].startswith("Traceback (most recent call last)") and (len(lines) != 1 or name != type(error).__name__):
+    mro = {c.__name__ for c in type(error).__mro__} - {"object"}
+    if not lines[0].startswith("Traceback (") and (len(lines) != 1 or name not in mro):
         return None
+    shown_name = shown.split(":")[0].rsplit(".", 1)[-1]
     if flags & doctest.IGNORE_EXCEPTION_DETAIL:  # as doctest reads it: the class name without its module
-        return name == shown.split(":")[0].rsplit(".", 1)[-1]
-    return checker.check_output(lines[-1] + "\n", shown + "\n", flags)
+        return True if name == shown_name else "class" if name in mro else False
+    # docs shorten ``pkg.errors.Invalid: msg`` to ``Invalid: msg``, as the REPL shows builtins
+    bare = shown_name + shown[len(shown.split(":")[0]):]
+    if any(checker.check_output(lines[-1] + "\n", s + "\n", flags) for s in (shown, bare)):
+        return True
+    # the class (or a base of it: a doc may name ``ValueError`` for its subclass), another message
+    return "class" if name in mro else False
 
 
 def _doctest_block(block, ns):
@@ -199,7 +253,8 @@ def _doctest_block(block, ns):
             text = "".join(traceback.format_exception_only(type(error), error))
             ok = _shows_raise(checker, want, error, flags)
             if ok is not None:
-                examples.append({"line": ex["line"], "want": want, "got": got + text, "ok": ok})
+                examples.append({"line": ex["line"], "want": want, "got": got + text, "ok": ok is True,
+                                 "raised_as_shown": ok == "class"})
                 continue
             examples.append({"line": ex["line"], "want": want, "got": got, "ok": None})
             return {"status": "exception", "exception": _exception(error), "examples": examples, "output": got}

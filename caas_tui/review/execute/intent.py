@@ -22,6 +22,8 @@ from typing import Literal
 
 from caas_tui.review.execute.blocks import RunBlock
 from caas_tui.review.execute.probejudge import CALL_REJECTED
+from caas_tui.review.execute.runenv import doc_sets_variable, ellipsis_placeholder, unset_variable
+from caas_tui.review.execute.runenv import sandbox_lacks as sandbox_lacks  # callers import it from here
 from caas_tui.review.execute.session import BlockOutcome, RaisedError
 from caas_tui.review.execute.stated import judge, unchecked_comments
 from caas_tui.review.execute.statedvalues import EXC_SUFFIX, StatedRaise, comment_raise
@@ -120,7 +122,23 @@ def stated_raise_at(text: str, line: int) -> StatedRaise | None:
         found = comment_raise(comments[r]) if r in comments else None
         if found is not None:
             return found
-    return None
+    return _raise_shown_below(lines, comments, stmt.end_lineno or stmt.lineno)
+
+
+def _raise_shown_below(lines: Sequence[str], comments: dict[int, str], end: int) -> StatedRaise | None:
+    """A raise the comment lines right under a statement show as its output (``# KeyError: 'nope'``,
+    or a commented ``# Traceback (most recent call last):`` ending in the error's line)."""
+    below: list[str] = []
+    row = end + 1
+    while row <= len(lines) and lines[row - 1].strip().startswith("#") and row in comments:
+        below.append(comments[row])
+        row += 1
+    if not below:
+        return None
+    if any(c.lstrip("#").strip().startswith("Traceback (") for c in below):  # its last line is the error's
+        m = re.match(r"^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)(?::\s*(.*))?$", below[-1].lstrip("#").strip())
+        return StatedRaise((m.group(1).split(".")[-1],), m.group(2) or "", m.group(0)) if m else None
+    return comment_raise(below[0])
 
 
 def runs_after(text: str, line: int) -> bool:
@@ -133,6 +151,12 @@ def runs_after(text: str, line: int) -> bool:
 def signature_rejected(err: RaisedError) -> bool:
     """A call the callee's signature refuses: the doc's example is stale, not a demonstration."""
     return err.is_a("TypeError") and CALL_REJECTED.match(err.message) is not None
+
+
+def refused_inside(err: RaisedError) -> bool:
+    """A refusal the project raised on what it was given (state it may lack): not a call its signature
+    rejects, nor a name the API lacks at the doc's own line."""
+    return _raised_by_callee(err) and not signature_rejected(err)
 
 
 def refused_stated_raise(block: RunBlock, outcome: BlockOutcome) -> tuple[str, str] | None:
@@ -259,10 +283,7 @@ def set_outside_python(err: RaisedError, doc_text: str) -> str | None:
     ok, name = _literal(err.message)
     if not ok or not isinstance(name, str) or not name:
         return None
-    n = re.escape(name)
-    sets = re.compile(rf"\b(?:export|set|setenv)\s+{n}\b|\$env:{n}\b|(?<![\w.\[\"']){n}=\S|"
-                      rf"\benv(?:ironment)?\b.*\b{n}\b|\b{n}\b.*\benv(?:ironment)?\b", re.IGNORECASE)
-    if not any(sets.search(line) for line in doc_text.split("\n")):
+    if not doc_sets_variable(name, doc_text):
         return None
     return f"the doc has the reader set the environment variable {name} outside Python; the sandbox does not ({err.text})"
 
@@ -283,6 +304,8 @@ def with_placeholder(text: str, earlier: Sequence[str], err: RaisedError) -> str
     line = block_line(err)
     values = [*(s for t in earlier for s in _strings(t)), *_strings(text, None if line is None else line + 1)]
     found = next((v for v in values if _PLACEHOLDER.search(v.strip())), None)
+    if found is None and ellipsis_placeholder(text, None if line is None else line + 1):
+        found = "..."  # ``connect(host=...)``: the reader's own value goes there
     if found is None:
         return None
     return (f"it passes a placeholder ({found!r}) a reader replaces with their own value, so the project's "
@@ -308,24 +331,6 @@ def missing_in_workdir(err: RaisedError, text: str, earlier: Sequence[str]) -> s
     if named is None:
         return None
     return f"the file it names ({named!r}) is not in the empty working directory ({err.text})"
-
-
-_NO_TERMINAL = (6, 25)  # ENXIO, ENOTTY: no controlling terminal (``os.getlogin()``, ``getpass``)
-
-
-def sandbox_lacks(err: RaisedError) -> str | None:
-    """Why an error is what the sandbox lacks rather than the doc's: keyboard input (stdin is closed,
-    whoever calls ``input()``), a terminal, a locale or a time zone not installed, the project not
-    installed as a distribution (``importlib.metadata``)."""
-    if err.is_a("EOFError") and "EOF when reading a line" in err.message:
-        return f"it waits for keyboard input; stdin is closed ({err.text})"
-    if err.is_a("OSError") and err.errno in _NO_TERMINAL:
-        return f"there is no terminal in the sandbox ({err.text})"
-    if err.is_a("ZoneInfoNotFoundError") or (err.type == "Error" and err.module == "locale"):
-        return f"the sandbox's Python lacks that time zone or locale ({err.text})"
-    if err.is_a("PackageNotFoundError"):
-        return f"the project is not installed as a distribution in the chosen Python ({err.text})"
-    return None
 
 
 def session_namespace(err: RaisedError) -> str | None:
@@ -381,6 +386,13 @@ def intended(block: RunBlock, outcome: BlockOutcome, doc_lines: Sequence[str],
     if announced is not None and expected_by_prose(announced, err):
         return "unverified", (f"unverified: it raises {err.text}, as the prose {announced.where} it says "
                               f"({announced.sentence!r}); what else the prose says was not checked")
-    why = (with_placeholder(text, earlier, err) or registered_before(err, text, earlier)
-           or missing_in_workdir(err, text, earlier) or session_namespace(err))
+    why = provided_by_reader(err, text, earlier, doc_lines)
     return ("unverified", f"unverified: {why}") if why else None
+
+
+def provided_by_reader(err: RaisedError, text: str, earlier: Sequence[str], doc_lines: Sequence[str]) -> str | None:
+    """Why a raise is the sandbox lacking what a reader's session has (their own value for a
+    placeholder, one alternative rather than both, their files, their environment)."""
+    return (with_placeholder(text, earlier, err) or registered_before(err, text, earlier)
+            or missing_in_workdir(err, text, earlier) or session_namespace(err)
+            or unset_variable(err, text, earlier, "\n".join(doc_lines)))

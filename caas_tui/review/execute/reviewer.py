@@ -21,16 +21,24 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
 from caas_tui.review.execute.blocks import Example, RunBlock, plan_doc
 from caas_tui.review.execute.derived import derived_plan
-from caas_tui.review.execute.intent import intended, refused_stated_raise, sandbox_lacks, set_outside_python
+from caas_tui.review.execute.intent import (
+    block_line,
+    intended,
+    provided_by_reader,
+    refused_inside,
+    refused_stated_raise,
+    set_outside_python,
+)
 from caas_tui.review.execute.outcome import encode_outcome
 from caas_tui.review.execute.probejudge import CALL_REJECTED, probe_verdict
 from caas_tui.review.execute.probes import ProbePlan
 from caas_tui.review.execute.pythons import pick_python
+from caas_tui.review.execute.runenv import left_unset, optional_missing, reads_any, sandbox_lacks, stdlib_lacks
+from caas_tui.review.execute.runoutput import sort_examples, worded_rationale
 from caas_tui.review.execute.sandbox import Limits
 from caas_tui.review.execute.session import BlockOutcome, ExampleOutcome, Frame, RaisedError, run_session
 from caas_tui.review.execute.stated import judge, unchecked_comments
 from caas_tui.review.execute.statedfix import stated_verdict
-from caas_tui.review.execute.statedvalues import literal_equal
 from caas_tui.review.textutil import counted, read_text, span_sha256, split_lines
 
 REVIEWER = "execute"
@@ -149,11 +157,24 @@ class _Judge:
         self.earlier: list[str] = []  # the doc's blocks judged so far, in order
         self.says_download = bool(_DOWNLOAD.search(doc_text))
         self.failed_before = False
+        self.lost = ""  # why an earlier block stopped short in the sandbox and not in a reader's session
+        self._env_stop = False  # the block being judged raised for the environment's reason
+        self.lost_names: frozenset[str] = frozenset()  # ... and the names it left half set up
 
     def verdict(self, block: RunBlock, outcome: BlockOutcome) -> Verdict:
         if block.mode == "probe":  # isolated in a fork: it neither fails nor changes what later blocks see
             return probe_verdict(REVIEWER, block, outcome, self)
         verdict = self._verdict(block, outcome)
+        if (verdict.verdict == "contradicted" and self.lost and (outcome.error is None or refused_inside(outcome.error))
+                and reads_any(block.claim.text, self.lost_names)):
+            # what this block uses may be what the stopped block never set up: fallout, not a finding
+            verdict = dataclasses.replace(verdict, verdict="unverified", fix=None, rationale=(
+                f"unverified: {verdict.rationale}; but an earlier block stopped short in the sandbox ({self.lost}), "
+                "so what it sets up may be missing"))
+        if outcome.status == "timeout" or (verdict.verdict == "unverified" and self._env_stop):
+            self.lost = outcome.note or verdict.rationale.removeprefix("unverified: ")[:120]
+            self.lost_names = left_unset(block.claim.text, block_line(outcome.error) if outcome.error else None)
+        self._env_stop = False
         self.earlier.append(block.claim.text)
         if verdict.verdict == "contradicted" or outcome.status in ("exception", "timeout"):
             self.failed_before = True
@@ -167,14 +188,22 @@ class _Judge:
             return Verdict(cid, "unverified", REVIEWER, f"unverified: {outcome.note}")
         if outcome.error is not None:
             meant = intended(block, outcome, self.doc_lines, self.earlier)
+            # a reader's session goes on where this one stopped: what the block sets up is missing after it
+            self._env_stop = provided_by_reader(outcome.error, block.claim.text, self.earlier, self.doc_lines) is not None
             return Verdict(block.claim.id, meant[0], REVIEWER, meant[1]) if meant else self._raised(block, outcome.error)
-        # a set or a dict the doc shows in another order is the same value
-        stale = [e for e in outcome.examples if e.ok is False and not literal_equal(e.want, e.got)]
-        if stale:
-            return self._stale_output(block, stale)
+        differ = sort_examples(outcome.examples)
+        if differ.stale:
+            return self._stale_output(block, differ.stale)
+        if differ.worded:
+            return Verdict(cid, "unverified", REVIEWER, worded_rationale(differ.worded))
+        if differ.described:
+            return Verdict(cid, "unverified", REVIEWER, "unverified: the doc describes what an example prints in a "
+                           f"comment ({differ.described[0].want.strip()!r}) rather than showing it")
         if outcome.examples:
+            aside = (f" once the {counted(len(differ.run_specific), 'value')} each run prints anew (an address, "
+                     "the time, the session's module name, column padding) are set aside") if differ.run_specific else ""
             return Verdict(cid, "consistent", REVIEWER, f"ran; {counted(len(outcome.examples), 'printed output')} "
-                           + ("matches" if len(outcome.examples) == 1 else "match"))
+                           + ("matches" if len(outcome.examples) == 1 else "match") + aside)
         if block.stated:
             refused = refused_stated_raise(block, outcome)
             if refused:  # the stated TypeError is the signature refusing the doc's call: a stale example
@@ -202,7 +231,7 @@ class _Judge:
 
     def _environment(self, err: RaisedError) -> str | None:
         """Why ``err`` is the environment's doing rather than the doc's, if it is."""
-        outside = set_outside_python(err, self.doc_text) or sandbox_lacks(err)
+        outside = set_outside_python(err, self.doc_text) or sandbox_lacks(err) or stdlib_lacks(err)
         if outside:
             return outside
         if err.is_a("ModuleNotFoundError") and err.name:
@@ -236,8 +265,9 @@ class _Judge:
 
     def _raised(self, block: RunBlock, err: RaisedError) -> Verdict:
         cid = block.claim.id
-        env = self._environment(err)
+        env = self._environment(err) or optional_missing(err, block.claim.text, self.earlier, self.root)
         if env:
+            self._env_stop = True
             return Verdict(cid, "unverified", REVIEWER, f"unverified: {env}")
         if err.is_a("NameError"):  # not an API of the project: a fragment, or fallout of an earlier failure
             why = "an earlier block that failed" if self.failed_before else "no earlier block"

@@ -62,6 +62,7 @@ class ExampleOutcome:
     want: str
     got: str
     ok: bool | None  # None: raised before output could be compared
+    raised_as_shown: bool = False  # ok False, but it raised the class the doc's traceback shows (other wording)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +119,8 @@ def _outcome(d: dict[str, Any]) -> BlockOutcome:
     status = d.get("status")
     if status not in ("ok", "exception"):
         return BlockOutcome(int(d["index"]), "crashed", note=str(d.get("message", "bad report")))
-    examples = tuple(ExampleOutcome(int(e["line"]), e["want"], e["got"], e["ok"]) for e in d.get("examples", ()))
+    examples = tuple(ExampleOutcome(int(e["line"]), e["want"], e["got"], e["ok"],
+                                    bool(e.get("raised_as_shown"))) for e in d.get("examples", ()))
     error = _error(d["exception"]) if status == "exception" else None
     output = d.get("output", "")
     stated = tuple(StatedGot(int(e["check"]), str(e["printed"]), bool(e.get("value")), str(e.get("str", "")),
