@@ -1,7 +1,7 @@
 """Where a call inside a function goes, exactly: ``helper()`` (a name in its module),
-``self.method()``, and ``self.attr.method()`` when the attribute's class is known (a
+``self.method()``, ``self.attr.method()`` when the attribute's class is known (a
 class-level annotation, or ``self.attr = Cls(...)`` / an annotated parameter stored in
-``__init__``). A method that hands its work to a helper object is judged by what the
+``__init__``), and ``param.method()`` on a parameter annotated with a project class. A method that hands its work to a helper object is judged by what the
 helper does; anything less certain than these forms is no answer (``None``)."""
 
 from __future__ import annotations
@@ -67,6 +67,20 @@ def attribute_class(ctx: ReviewContext, owner: Def, attr: str) -> Def | None:
     return next(iter(classes.values()))
 
 
+def parameter_class(ctx: ReviewContext, fn: Def, name: str) -> Def | None:
+    """The project class a parameter of ``fn`` is annotated with (``book: RateBook``), when
+    the body never rebinds it: what ``book.convert(...)`` runs is that class's method."""
+    node = fn.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or name in ("self", "cls"):
+        return None
+    args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    ann = next((a.annotation for a in args if a.arg == name), None)
+    if ann is None or any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+                          for n in ast.walk(node)):
+        return None
+    return _class_named(ctx, fn, ann)
+
+
 def callee(ctx: ReviewContext, fn: Def, call: ast.Call) -> Def | None:
     """The project function or class ``call`` (inside ``fn``) reaches, or None."""
     if fn.module is None:
@@ -86,6 +100,10 @@ def callee(ctx: ReviewContext, fn: Def, call: ast.Call) -> Def | None:
     elif parts[0] not in ("self", "cls"):
         res = ctx.resolver.resolve_in(fn.module, ".".join(parts))
         target = res.target if res.found and not res.ambiguous else None
+        typed = parameter_class(ctx, fn, parts[0]) if target is None and len(parts) == 2 else None
+        if typed is not None:
+            res = ctx.resolver.member(typed, parts[1])
+            target = res.target if res.found and not res.ambiguous else None
     if target is None or not target.is_project or target.kind not in ("function", "class"):
         return None
     owner = target.owner

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 
 from caas_tui.models import Claim
 from caas_tui.review.claims.mentions import dotted
-from caas_tui.review.static.codefacts.delegation import attribute_class
+from caas_tui.review.static.codefacts.delegation import attribute_class, parameter_class
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.model.pysig import own_nodes, raise_facts
 from caas_tui.review.static.model.resolve import Def
 
-_MAX_DEPTH = 3
+_MAX_DEPTH = 6
 # Builtins that raise nothing a doc would promise (or only TypeError on misuse).
 _QUIET_CALLS = frozenset(
     {"len", "isinstance", "issubclass", "str", "repr", "list", "dict", "set", "tuple", "frozenset", "sorted",
@@ -55,7 +55,10 @@ IMPLICIT = frozenset(
 @dataclass
 class Reach:
     raised: dict[str, Def] = field(default_factory=dict)  # qualname -> exception class
-    opaque: bool = False  # bare ``raise``, ``raise err``, or too deep to follow
+    opaque: bool = False  # bare ``raise``, ``raise err``, too deep to follow, or a callable passed in
+    # opaque for a reason other than calling a callable the caller passed in (a clock, a hook):
+    # a raise or a call target in the project that cannot be placed
+    unplaced: bool = False
     external_calls: bool = False  # calls we can't see into (may raise builtins)
     subscripts: bool = False
     evidence: list[Def] = field(default_factory=list)  # functions that raise
@@ -75,10 +78,11 @@ def reach(ctx: ReviewContext, fn: Def) -> Reach:
             return
         seen.add((id(f.node), exact))
         if depth > _MAX_DEPTH:
-            out.opaque = True
+            out.opaque = out.unplaced = True
             return
         facts = raise_facts(f)
         out.opaque |= facts.opaque
+        out.unplaced |= facts.opaque
         out.subscripts |= facts.subscripts and _looks_up(f)
         for name in facts.names:
             res = ctx.resolver.resolve_in(f.module, name)
@@ -91,11 +95,11 @@ def reach(ctx: ReviewContext, fn: Def) -> Reach:
                 if f not in out.evidence:
                     out.evidence.append(f)
             else:
-                out.opaque = True
+                out.opaque = out.unplaced = True
         local = _local_names(f)
         loaded = _loaded_names(f)
         if loaded is None:
-            out.opaque = True  # ``handlers[name](x)``, ``getattr(obj, n)()``: which code runs is not known
+            out.opaque = out.unplaced = True  # ``handlers[name](x)``, ``getattr(obj, n)()``: which code runs is not known
             loaded = set()
         for call in facts.calls:
             if _quiet_method(f, call):
@@ -105,6 +109,7 @@ def reach(ctx: ReviewContext, fn: Def) -> Reach:
                 # a callable held in a variable, an argument or an attribute, or a module loaded
                 # at run time, may raise anything
                 out.opaque = True
+                out.unplaced |= head in loaded
                 continue
             targets = call_targets(ctx, f, call)
             sure = exact and _resolves_exactly(ctx, f, call)
@@ -239,7 +244,16 @@ def _resolves_exactly(ctx: ReviewContext, f: Def, call: str) -> bool:
     parts = call.split(".")
     if len(parts) == 2 and parts[0] in ("self", "cls") and f.owner is not None:
         return ctx.resolver.member(f.owner, parts[1]).found
+    if len(parts) == 2 and _typed_member(ctx, f, parts) is not None:
+        return True
     return f.module is not None and ctx.resolver.resolve_in(f.module, call).found
+
+
+def _typed_member(ctx: ReviewContext, f: Def, parts: list[str]) -> Def | None:
+    """``param.method`` on a parameter annotated with a project class: that class's member."""
+    cls = parameter_class(ctx, f, parts[0])
+    res = ctx.resolver.member(cls, parts[1]) if cls is not None else None
+    return res.target if res is not None and res.found and not res.ambiguous else None
 
 
 def call_targets(ctx: ReviewContext, f: Def, call: str) -> list[Def | None]:
@@ -260,6 +274,9 @@ def call_targets(ctx: ReviewContext, f: Def, call: str) -> list[Def | None]:
     res = ctx.resolver.resolve_in(f.module, call)
     if res.found and res.target is not None:
         return [res.target] if res.target.is_project else [None]
+    typed = _typed_member(ctx, f, parts) if len(parts) == 2 else None
+    if typed is not None:
+        return [typed if typed.kind in ("function", "class") else None]
     if len(parts) > 1:
         # ``obj.method()`` on an object we can't type: any project method of that name.
         named: list[Def | None] = [d for d in ctx.resolver.defs_named(parts[-1]) if d.kind == "function"]
@@ -294,9 +311,19 @@ def stated_exception(ctx: ReviewContext, name: str, claim: Claim | None = None) 
     res = ctx.resolve(name, claim)
     if res.found and not res.ambiguous and res.target is not None and res.target.kind == "class":
         return res.target
+    if claim is not None and not res.found:
+        # a docstring's Raises entry often names what a callee raises, which its own module
+        # never imports: the one project exception class of that name
+        wide = ctx.resolver.resolve(name)
+        target = wide.target if wide.found and not wide.ambiguous else None
+        if target is not None and target.kind == "class" and target.is_project and is_subclass(ctx, target, _BASE):
+            return target
     if short != name:
         return stated_exception(ctx, short, claim) if isinstance(getattr(builtins, short, None), type) else None
     return None
+
+
+_BASE = Def("external", "BaseException", value=BaseException)
 
 
 def judge(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[bool | None, Reach]:

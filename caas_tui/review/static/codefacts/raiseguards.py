@@ -21,7 +21,7 @@ from caas_tui.review.static.model.pysig import own_nodes
 from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.wording.words import STOPWORDS, content_stems, same_word, stem
 
-_MAX_DEPTH = 3
+_MAX_DEPTH = 6
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 # Words of the claim's own frame, never the condition's content.
 _FRAME = frozenset(stem(w) for w in ("raise", "raises", "raised", "throw", "thrown", "error", "exception", "exc", "self", "cls",
@@ -118,7 +118,7 @@ def _parents(node: ast.AST) -> dict[int, ast.AST]:
     return parents
 
 
-def _caught_around(ctx: ReviewContext, f: Def, call: ast.AST, parents: dict[int, ast.AST]) -> list[Def] | None:
+def caught_around(ctx: ReviewContext, f: Def, call: ast.AST, parents: dict[int, ast.AST]) -> list[Def] | None:
     """The exception classes the ``try`` statements around ``call`` catch; None when one
     cannot be placed (a bare ``except:``)."""
     out: list[Def] = []
@@ -163,13 +163,54 @@ def guarded_raises(ctx: ReviewContext, fn: Def) -> list[GuardedRaise] | None:
             start = len(out)
             if not visit(target, depth + 1):
                 return False
-            caught = _caught_around(ctx, f, call, parents)
+            caught = caught_around(ctx, f, call, parents)
             if caught is None:
                 return False  # a bare ``except:`` or a type we can't place around the call
             out[start:] = [r for r in out[start:] if not any(is_subclass(ctx, r.exc, c) for c in caught)]
         return True
 
     return out if visit(fn, 0) else None
+
+
+# "cannot be converted", "fails to parse", "could not be loaded", "if reading fails": the
+# condition is an operation failing, named by its verb
+_FAILING = re.compile(r"\b(?:cannot|can't|can\s+not|could\s+not|couldn't|fails?\s+to|failed\s+to|unable\s+to)"
+                      r"\s+(?:be\s+)?(?P<verb>[a-z]\w+)|\b(?P<ing>[a-z]\w+ing)\s+(?:\w+\s+){0,3}?fails\b",
+                      re.IGNORECASE)
+
+
+def failing_verbs(condition: str) -> set[str]:
+    """Stems of the verbs a condition says fail (``cannot be converted`` -> convert)."""
+    return {stem(m.group("verb") or m.group("ing")) for m in _FAILING.finditer(condition)}
+
+
+def verb_of(fn: Def) -> str:
+    """The stem of a function name's first word, its verb by convention (``coerce_currency`` -> coerc)."""
+    parts = _CAMEL.findall(fn.short.lstrip("_").split("_", 1)[0]) or [fn.short]
+    return stem(parts[0].lower())
+
+
+def operation_stems(ctx: ReviewContext, fn: Def) -> set[str]:
+    """The verbs of the project functions ``fn`` calls exactly, at any depth (``book.convert(...)``
+    -> convert), outside guards' tests (a predicate such as ``rate.is_expired(at)`` decides a
+    condition; it does not fail)."""
+    out: set[str] = set()
+    seen: set[int] = {id(fn.node)}
+    todo = [(fn, 0)]
+    while todo:
+        f, depth = todo.pop()
+        if f.node is None or depth >= _MAX_DEPTH:
+            continue
+        tested = {id(x) for n in own_nodes(f.node) if isinstance(n, (ast.If, ast.While, ast.IfExp, ast.Assert))
+                  for x in ast.walk(n.test)}
+        for call in (n for n in own_nodes(f.node) if isinstance(n, ast.Call) and id(n) not in tested):
+            target = callee(ctx, f, call)
+            if target is None or target.kind != "function" or id(target.node) in seen:
+                continue
+            seen.add(id(target.node))
+            out.add(verb_of(target))
+            todo.append((target, depth + 1))
+    return out
 
 
 def condition_stems(condition: str, exc_name: str, subject: Def) -> set[str]:

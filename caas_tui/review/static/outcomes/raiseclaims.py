@@ -26,7 +26,9 @@ from caas_tui.review.static.codefacts.raisecheck import (
 from caas_tui.review.static.codefacts.raiseguards import (
     GuardedRaise,
     condition_stems,
+    failing_verbs,
     guarded_raises,
+    operation_stems,
     raise_on_condition,
 )
 from caas_tui.review.static.context import ReviewContext
@@ -39,12 +41,16 @@ from caas_tui.review.static.model.flow import (
     translating_handlers,
 )
 from caas_tui.review.static.model.resolve import Def
+from caas_tui.review.static.outcomes.fallsback import FALLS_BACK, no_fallback
 from caas_tui.review.static.outcomes.missingwords import MISSING
+from caas_tui.review.static.outcomes.neverraises import check_never, check_never_any
+from caas_tui.review.static.outcomes.opraises import omitted_failure
 from caas_tui.review.static.outcomes.retfallback import Fallback, code_fallback
+from caas_tui.review.static.outcomes.stdraises import stdlib_raise
 from caas_tui.review.static.referents.ctorclaims import about_construction
 from caas_tui.review.static.referents.subjects import owner_of, subject_of
 from caas_tui.review.static.wording.facts import stated_raises
-from caas_tui.review.static.wording.words import stem
+from caas_tui.review.static.wording.words import same_word, stem
 
 _NEGATED = re.compile(r"(?:\bnever|\bnot|n't|\bnor|\bwithout)\s+(?:\w+\s+)?$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.;](?:\s|$)")
@@ -139,9 +145,13 @@ _LEAD = re.compile(r"^(?P<lead>[^;]*?\b(?:if|when|whenever|unless|for|on|once|af
                    re.IGNORECASE)
 
 
+# "Asking for an entry that has expired raises ...": a gerund subject is the condition.
+_GERUND = re.compile(r"^\s*(?P<lead>(?!\w*thing\b)[A-Za-z]\w*ing\b[^;]*?)\s*$", re.IGNORECASE)
+
+
 def _leading_clause(before: str) -> str:
     sentence = re.split(r"[.;](?:\s|$)", before)[-1]
-    m = _LEAD.match(sentence)
+    m = _LEAD.match(sentence) or _GERUND.match(sentence)
     return f" ({m.group('lead').strip()})" if m else ""
 
 
@@ -158,14 +168,14 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
         if subj.kind != "function":
             continue
         if not name:
-            findings += _check_never_any(ctx, subj)
+            findings += check_never_any(ctx, subj, _label(subj))
             continue
         exc = stated_exception(ctx, name, claim)
         if exc is None:
             continue
         label = _label(subj)
         if negated:
-            findings += _check_never(ctx, subj, exc, name, label)
+            findings += check_never(ctx, subj, exc, name, label)
             continue
         result, reached = judge(ctx, subj, exc)
         ev = [ctx.evidence(subj)] + [ctx.evidence(d) for d in reached.evidence[:2]]
@@ -186,6 +196,19 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
             findings.append(bad("contradicted", check, f"`{label}` raises `{other.short}` on that condition, and "
                                 f"`{other.short}` is not a `{exc.short}` (nor derived from it)",
                                 *ev, ctx.evidence(other), aspect="raises"))
+            continue
+        first = no_fallback(ctx, subj, exc) if result and FALLS_BACK.search(condition) else None
+        if first is not None:
+            findings.append(bad("contradicted", f"`{label}` falls back before raising `{name}`",
+                                f"nothing in `{label}` or the code it calls looks at what `{_label(first.fn)}` tests "
+                                f"before it raises `{first.exc.short}` (line {first.line}), and no `try` catches it: "
+                                "nothing falls back first", *ev, ctx.evidence(first.fn), aspect="raises"))
+            continue
+        std = stdlib_raise(ctx, subj, exc, condition, _condition_params(ctx, subj, condition))
+        if std is not None:  # what a division by zero or a dict lookup raises on that condition
+            why = f"`{label}` never raises `{name}`: {std[1]}" if result is False else std[1]
+            findings.append(ok(check, *ev, aspect="raises") if std[0] else
+                            bad("contradicted", check, why, *ev, aspect="raises"))
             continue
         on_condition = _on_condition(ctx, subj, exc, name, condition, reached) if result is not False else None
         if on_condition is not None and not on_condition[0]:
@@ -214,6 +237,11 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
             continue
         if result is None:
             continue
+        if result and on_condition is None:
+            omitted = omitted_failure(ctx, claim, subj, exc, condition)
+            if omitted is not None:
+                findings.append(bad("incomplete", check, omitted[0], *ev, ctx.evidence(omitted[1]), aspect="raises"))
+                continue
         if result:
             # "raises X when <condition>": that X can be raised is checked; the condition only
             # when an own ``raise X`` is guarded by a name the condition uses ("for a missing
@@ -235,14 +263,19 @@ def _on_condition(ctx: ReviewContext, fn: Def, exc: Def, name: str, condition: s
     """(agrees, the raise) when the stated condition points at the guard of one exception
     class in ``fn`` or the project code it calls: agrees when that class is ``exc`` or derives
     from it; no answer when the classes are related the other way or a base is unknown."""
-    if not _CONDITION.search(condition) or reached.opaque:
+    # a callable the caller passes in (a clock, a hook) is the caller's code, not what the entry
+    # promises about this function; a raise or a dispatch that cannot be placed leaves no answer
+    if not _CONDITION.search(condition) or reached.unplaced:
         return None
     raises = guarded_raises(ctx, fn)
     if not raises:
         return None
     # "if A, or B": each alternative is a condition the exception is promised for
     answers: list[tuple[bool, GuardedRaise]] = []
+    operations = operation_stems(ctx, fn)
     for part in re.split(r"\bor\b|;", condition):
+        if any(same_word(w, op) for w in failing_verbs(part) for op in operations):
+            continue  # "if it cannot be converted": whatever that call raises, not one guard's class
         target = raise_on_condition(ctx, raises, condition_stems(part, name, fn))
         if not target:
             continue
@@ -341,31 +374,7 @@ def _translated(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[str, str] | None
     return None
 
 
-def _check_never_any(ctx: ReviewContext, fn: Def) -> list[Finding]:
-    """"never raises" with no exception named: contradicted by a ``raise`` of its own that
-    nothing in it catches."""
-    node = own_raise_outside_try(fn, None)
-    if node is None:
-        return []
-    label = _label(fn)
-    raised = ast.unparse(node.exc.func if isinstance(node.exc, ast.Call) else node.exc) if node.exc else "?"
-    return [bad("contradicted", f"`{label}` never raises", f"`{label}` raises `{raised}` itself (line {node.lineno})",
-                ctx.evidence(fn), aspect="raises")]
-
-
 def _related_raised(ctx: ReviewContext, reached: object, exc: Def) -> bool:
     """Something in reach raises a superclass of ``exc`` (``raise LookupError`` for a stated ``KeyError``)."""
     raised = getattr(reached, "raised", {})
     return any(is_subclass(ctx, exc, r) for r in raised.values())
-
-
-def _check_never(ctx: ReviewContext, fn: Def, exc: Def, name: str, label: str) -> list[Finding]:
-    """"never raises X": contradicted only by a ``raise X`` in its own body that nothing catches."""
-    names = {exc.qualname.rsplit(".", 1)[-1]}
-    names |= {d.qualname.rsplit(".", 1)[-1] for d in ctx.subclasses(exc)} if exc.kind == "class" else set()
-    node = own_raise_outside_try(fn, names)
-    if node is None:
-        return []
-    ev = ctx.evidence(fn)
-    return [bad("contradicted", f"`{label}` never raises `{name}`",
-                f"`{label}` raises `{name}` itself (line {node.lineno})", ev, aspect="raises")]
