@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from caas_tui.review.execute.session import RaisedError
@@ -41,15 +41,19 @@ def _dotted(node: ast.expr) -> str:
     return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else ""
 
 
+def _trees(texts: Iterable[str]) -> Iterator[ast.Module]:
+    """Each block's syntax tree; a block that does not parse has nothing to read."""
+    for text in texts:
+        try:
+            yield compile(text, "<block>", "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        except (SyntaxError, ValueError):
+            continue
+
 def variables_read(texts: Iterable[str]) -> list[str]:
     """The environment variables the blocks read without requiring them (``os.environ.get("KEY")``,
     ``os.getenv("KEY", None)``): a missing one gives ``None`` or a default instead of raising."""
     out: list[str] = []
-    for text in texts:
-        try:
-            tree = compile(text, "<block>", "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-        except (SyntaxError, ValueError):
-            continue
+    for tree in _trees(texts):
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and _dotted(node.func) in _READERS and node.args
                     and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
@@ -90,11 +94,7 @@ def stdlib_lacks(err: RaisedError) -> str | None:
 
 def _imported(texts: Iterable[str]) -> set[str]:
     names: set[str] = set()
-    for text in texts:
-        try:
-            tree = compile(text, "<block>", "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-        except (SyntaxError, ValueError):
-            continue
+    for tree in _trees(texts):
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 names |= {(a.asname or a.name).split(".")[0] for a in node.names}

@@ -21,12 +21,17 @@ def _class_named(ctx: ReviewContext, where: Def, expr: ast.expr | None) -> Def |
             expr = ast.parse(expr.value, mode="eval").body
         except SyntaxError:
             return None
+    return project_def(ctx, where, expr, "class")
+
+
+def project_def(ctx: ReviewContext, where: Def, expr: ast.expr, kind: str) -> Def | None:
+    """The one project definition of ``kind`` that the dotted name ``expr`` names in ``where``'s module."""
     name = dotted(expr)
-    if name is None:
+    if name is None or where.module is None:
         return None
     res = ctx.resolver.resolve_in(where.module, name)
     target = res.target if res.found and not res.ambiguous else None
-    return target if target is not None and target.kind == "class" and target.is_project else None
+    return target if target is not None and target.kind == kind and target.is_project else None
 
 
 def attribute_class(ctx: ReviewContext, owner: Def, attr: str) -> Def | None:

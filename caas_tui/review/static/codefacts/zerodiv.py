@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from caas_tui.review.claims.mentions import dotted
+from caas_tui.review.static.codefacts.delegation import project_def
 from caas_tui.review.static.codefacts.firstreach import external_type, first_reached
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.model.resolve import Def
@@ -68,7 +69,7 @@ def _numeric(ctx: ReviewContext, fn: Def, expr: ast.expr, depth: int = 0) -> typ
         made = external_type(ctx, fn, expr.func)
         if made in _NUMBERS:
             return made
-        target = _project_function(ctx, fn, expr.func)
+        target = project_def(ctx, fn, expr.func, "function")
         node = target.node if target is not None else None
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and target is not None:
             return _number_type(ctx, target, node.returns)
@@ -77,15 +78,6 @@ def _numeric(ctx: ReviewContext, fn: Def, expr: ast.expr, depth: int = 0) -> typ
             and fn.owner is not None and depth == 0:
         return _attribute_number(ctx, fn.owner, expr.attr)
     return None
-
-
-def _project_function(ctx: ReviewContext, fn: Def, func: ast.expr) -> Def | None:
-    name = dotted(func)
-    if name is None or fn.module is None:
-        return None
-    res = ctx.resolver.resolve_in(fn.module, name)
-    target = res.target if res.found and not res.ambiguous else None
-    return target if target is not None and target.kind == "function" and target.is_project else None
 
 
 def _attribute_number(ctx: ReviewContext, owner: Def, attr: str) -> type | None:
