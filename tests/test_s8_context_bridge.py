@@ -49,6 +49,8 @@ def test_description_bridges(text: str, words: tuple[str, ...]) -> None:
     "moneta settles that the polite way.",
     "Quoted fields may contain commas.",
     "`load` returns a dict.",
+    "Also here this works in both directions:",  # a real guide: "this" is the example above
+    "This returns the same object again.",
 ])
 def test_no_bridge(text: str) -> None:
     assert find_bridge(text) is None

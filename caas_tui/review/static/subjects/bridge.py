@@ -13,7 +13,9 @@ from dataclasses import dataclass
 _OPENERS = (r"(?:(?:yes|no|then|now|also|so|and|but|here|internally|otherwise|afterwards|after\s+that|"
             r"by\s+default|in\s+short|note(?:\s+that)?|remember(?:\s+that)?)\s*[,:;.!\u2014-]*\s+)*")
 _PRONOUN = re.compile(rf"^\W*{_OPENERS}(?P<bridge>(?:this|the)\s+(?P<noun>function|method|call|class|constructor)|"
-                      rf"its|it|this|they|these)(?P<poss>'s)?(?=\s+[a-z`*'])", re.IGNORECASE)
+                      rf"its|it|they)(?P<poss>'s)?(?=\s+[a-z`*'])", re.IGNORECASE)
+# A bare "this" / "these" is left out: as a subject it mostly points at the preceding statement
+# or example ("Also here this works in both directions"), not at an API; "this method" stays.
 # "It is recommended", "This is why", "It's worth": an impersonal "it" or a "this" for the
 # preceding statement, not an API.
 _IMPERSONAL = re.compile(
@@ -55,9 +57,7 @@ def find_bridge(text: str) -> Bridge | None:
     if m is not None:
         if m.group("bridge").lower() != "its" and _IMPERSONAL.match(text[m.end("bridge"):]):
             return None
-        if m.group("bridge").lower() in ("this", "these") and _STATEMENT.match(text[m.end("bridge"):]):
-            return None  # "This is not a bug": the preceding statement, not an API
-        if m.group("poss") and m.group("bridge").lower() in ("it", "this"):
+        if m.group("poss") and m.group("bridge").lower() == "it":
             return None  # "it's ...": contracted "it is", too often impersonal to bind
         if m.group("noun"):  # "this method", "the function": a description by kind
             return Bridge(m.start("bridge"), m.end("bridge"), "description", (m.group("noun").lower(),))
@@ -65,6 +65,10 @@ def find_bridge(text: str) -> Bridge | None:
     m = _DESCRIPTION.match(text)
     if m is None:
         return None
+    if m.group("det").lower() in ("this", "these", "that", "those") and _STATEMENT.match(text[m.end("det"):]):
+        return None  # "This is not a bug": the preceding statement, not an API
+    if m.group("det").lower() in ("this", "that") and _VERB_S.match(text[m.end("det"):]):
+        return None  # "this works", "this returns ...": a pronoun for the statement before, then its verb
     words: list[str] = []
     at = m.end()
     for _ in range(3):  # "the store", "the disk store", "the ttl cache entry"
