@@ -48,11 +48,17 @@ def _zero_division(ctx: ReviewContext, fn: Def, exc: Def, condition: str, named:
             "(nor derived from it)")
 
 
+def _subject_param(fn: Def, named: set[str]) -> str | None:
+    """The parameter a condition is about: the one it names, or the function's only parameter."""
+    if len(named) == 1:
+        return next(iter(named))
+    params = _params(fn)
+    return params[0] if len(params) == 1 and not named else None
+
 def _missing_key(ctx: ReviewContext, fn: Def, exc: Def, condition: str, named: set[str]) -> tuple[bool, str] | None:
     if not MISSING.search(condition):
         return None
-    params = _params(fn)
-    param = next(iter(named)) if len(named) == 1 else params[0] if len(params) == 1 and not named else None
+    param = _subject_param(fn, named)
     line = missing_key_lookup(ctx, fn, param) if param is not None else None
     if line is None:
         return None
@@ -73,8 +79,7 @@ _NOT_NUMBER = re.compile(r"\bnot\s+(?:a\s+|an\s+)?(?:valid\s+)?(?:number|numeric
 def _not_a_number(ctx: ReviewContext, fn: Def, exc: Def, condition: str, named: set[str]) -> tuple[bool, str] | None:
     if not _NOT_NUMBER.search(condition):
         return None
-    params = _params(fn)
-    param = next(iter(named)) if len(named) == 1 else params[0] if len(params) == 1 and not named else None
+    param = _subject_param(fn, named)
     found = failed_conversion(ctx, fn, param) if param is not None else None
     if found is None:
         return None
