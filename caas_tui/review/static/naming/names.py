@@ -14,6 +14,7 @@ from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
 from caas_tui.review.static.model.modgetattr import may_bind
 from caas_tui.review.static.model.resolve import UNKNOWN, Def, Resolution, external_object
+from caas_tui.review.static.naming.barenames import bare_fallback
 from caas_tui.review.static.naming.docmodule import current_module, describes_object
 from caas_tui.review.static.naming.kwforward import varkw_finding
 from caas_tui.review.static.naming.nouns import class_for_variable
@@ -100,6 +101,8 @@ def resolve_mention(ctx: ReviewContext, claim: Claim, m: Mention) -> Resolution:
                 return UNKNOWN
         elif not ctx.project.has_module(head):
             res = named_instance(ctx, claim, head, rest) or res
+    if not rest and (res.status == "unknown" or res.ambiguous):
+        res = bare_fallback(ctx, claim, m) or res
     return res
 
 
@@ -207,7 +210,12 @@ def check_mentions(ctx: ReviewContext, claim: Claim) -> list[Finding]:
             continue
         bare = "." not in m.name
         if bare and not (m.called or m.name[:1].isupper()):
-            continue  # a lone lower-case word in backticks: a variable, parameter or id
+            # a lone lower-case word in backticks: a variable, parameter or id, unless it can
+            # only be the project's one callable of that name
+            lone = bare_fallback(ctx, claim, m)
+            if lone is not None and lone.target is not None:
+                findings.append(ok(f"`{m.name}` exists", ctx.evidence(lone.target)))
+            continue
         res = resolve_mention(ctx, claim, m)
         target = res.target
         if res.found and target is not None and target.is_project:
