@@ -18,7 +18,7 @@ from caas_tui.review.static.findings import Edit, Finding, bad, ok
 from caas_tui.review.static.kinds.paramchecks import check_param_entry, check_prose_kinds
 from caas_tui.review.static.kinds.ranges import check_param_range
 from caas_tui.review.static.kinds.requiredness import check_requiredness
-from caas_tui.review.static.model.flow import explicit_none_return
+from caas_tui.review.static.model.flow import explicit_none_return, returns_nothing
 from caas_tui.review.static.model.pysig import Signature, same_value
 from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.model.valuecalls import parse_value
@@ -35,6 +35,7 @@ from caas_tui.review.static.wording.facts import (
     stated_defaults,
     stated_optional,
     stated_returns,
+    stated_value_returns,
     type_from_text,
 )
 from caas_tui.review.static.wording.units import Quantity, quantities
@@ -318,6 +319,8 @@ def check_returns(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subj
             out += _check_return(ctx, claim, subject, st, _token_at(fact.desc, st.start - len("returns ")))
         if stated_optional("returns " + fact.desc) is not None:
             out += _check_optional(ctx, claim, subject)
+        if not out and fact.role == "returns" and stated_value_returns("returns " + fact.desc[:1].lower() + fact.desc[1:]):
+            out += _check_some_value(ctx, subject)
         return out
     out = []
     at = stated_optional(claim.text)
@@ -337,7 +340,35 @@ def check_returns(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subj
             out += _check_never_none(ctx, subj, st)
         else:
             out += _check_return(ctx, claim, subj, st, _token_at(claim.text, st.start))
+    for at in stated_value_returns(claim.text):
+        subj = subject_of(ctx, claim, verb_start(claim.text, at))
+        if subj is None or _IF_RETURNS.search(claim.text[max(0, at - 60):at]) \
+                or _NEG_RETURN.search(claim.text[max(0, at - 40):at]) or _parameter_returns(ctx, subj, claim.text[:at]):
+            continue
+        out += _check_some_value(ctx, subj)
     return out
+
+
+def _overridden(ctx: ReviewContext, fn: Def) -> bool:
+    """A subclass defines its own ``fn``: the doc may mean that one's result."""
+    if fn.owner is None or fn.owner.kind != "class":
+        return False
+    for sub in ctx.subclasses(fn.owner):
+        res = ctx.resolver.member(sub, fn.short)
+        if res.status != "missing" and (res.target is None or res.target.node is not fn.node):
+            return True
+    return False
+
+
+def _check_some_value(ctx: ReviewContext, subject: Def) -> list[Finding]:
+    """"returns the grid" of a function that hands back nothing: a chained call gets None."""
+    if subject.kind != "function" or _overridden(ctx, subject):
+        return []
+    why = returns_nothing(subject)
+    if why is None:
+        return []
+    return [bad("contradicted", f"`{_label(subject)}` returns a value",
+                f"`{_label(subject)}` returns nothing (None): {why}", ctx.evidence(subject), aspect="returns")]
 
 
 _IF_RETURNS = re.compile(r"\b(?:if|when|unless|whether|once|which|whom|where)\s+(?:[^\s,`]+\s+){0,3}?(?:returns?|yields?)\s+(?:\w+\s+)?$",

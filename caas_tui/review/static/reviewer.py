@@ -50,6 +50,7 @@ from caas_tui.review.static.kinds.argkinds import check_arg_kinds
 from caas_tui.review.static.kinds.forwardtypes import check_forwarded_types
 from caas_tui.review.static.kinds.isclaims import check_is_a, check_raised_bases
 from caas_tui.review.static.kinds.ranges import check_table_ranges
+from caas_tui.review.static.kinds.takes import check_takes
 from caas_tui.review.static.languages.doccomments import check_doc_comment, source_language
 from caas_tui.review.static.languages.polyglot import block_language, check_block, check_prose
 from caas_tui.review.static.naming.callability import check_uncallable
@@ -193,6 +194,7 @@ class StaticReviewer:
             out += check_inline_calls(ctx, claim)
             out += check_signature_spans(ctx, claim)
             out += check_uncallable(ctx, claim)
+            out += check_takes(ctx, claim)
             out += check_bare_calls(ctx, claim)
             out += check_named_members(ctx, claim)
             out += check_worded_members(ctx, claim)

@@ -241,6 +241,11 @@ def compare(ctx: ReviewContext, stated: StatedType, kinds: set[str], claim: Clai
         if kinds - {f"class:{c}" for c in named} - {"None"}:
             return None
     if kind in _NUMERIC and kinds & _NUMERIC:
+        # a count is not a truth value, nor a flag a number: only int/float mixing can't be told
+        if kind == "bool" and "bool" not in kinds and kinds - {"None"} <= _NUMERIC:
+            return False
+        if kind == "int" and kinds - {"None"} == {"bool"}:
+            return False
         return None
     return False
 

@@ -94,6 +94,34 @@ def never_returns_none(fn: Def, resolver: Resolver) -> str | None:
     return "every `return` gives a value and the body never ends without one"
 
 
+_ABSTRACT = ("abstractmethod", "overload", "abstractproperty")
+
+
+def returns_nothing(fn: Def) -> str | None:
+    """Why ``fn`` can only ever hand back None (no ``return`` with a value, no ``yield``,
+    annotated ``-> None`` or not at all), or None when it may return something. A stub body
+    (``pass``, ``...``, ``raise NotImplementedError``) or an abstract method is a hook that
+    overrides fill in, so it says nothing."""
+    node = fn.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    if node.returns is not None and not (isinstance(node.returns, ast.Constant) and node.returns.value is None):
+        return None
+    if any((dotted(d.func if isinstance(d, ast.Call) else d) or "").rsplit(".", 1)[-1] in _ABSTRACT
+           for d in node.decorator_list):
+        return None
+    body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if not body or all(isinstance(s, (ast.Pass, ast.Raise)) for s in body):
+        return None
+    for n in own_nodes(node):
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return None
+        if isinstance(n, ast.Return) and n.value is not None and not (
+                isinstance(n.value, ast.Constant) and n.value.value is None):
+            return None
+    return "annotated `-> None`" if node.returns is not None else "no `return` in it gives a value"
+
+
 def explicit_none_return(fn: Def) -> bool:
     """A bare ``return`` or ``return None`` in the body."""
     if fn.node is None:

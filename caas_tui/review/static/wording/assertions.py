@@ -33,6 +33,14 @@ _RAISES = re.compile(r"\b(?:raises?|raising|raised|throws?|thrown)\b", re.IGNORE
 _FAILS_WITH = re.compile(r"\b(?:rejected|refused|fails?|failing|aborts?|errors?(?:\s+out)?)\s+with\s+(?:an?\s+)?"
                          r"(?::(?:py:)?(?:exc|class):`|`+)~?[\w.]*(?:Error|Exception)\b", re.IGNORECASE)
 _DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b", re.IGNORECASE)
+# "takes the tile to count", "accepts an optional timeout", "takes no arguments": what a callable is passed
+TAKES = re.compile(
+    r"\b(?:takes|accepts)\s+(?P<np>no\s+(?:arguments?|parameters?|args)\b|(?:an?|the|one|two|three|four|\d+|"
+    r"optional|keyword|positional|single|any)\s+(?!(?:moment|while|second|minute|few|long|lock|snapshot|copy|look|"
+    r"step|turn|share|toll|break|chance|backup|time|place|care|effect|precedence|priority|ownership|action|"
+    r"effort|hold)\b)[\w`:]+)",
+    re.IGNORECASE,
+)
 _CALLS = re.compile(r"\b(?:is|are|gets?|be|been)\s+(?:then\s+)?(?:called|invoked)\b|\b(?:calls|invokes)\b", re.IGNORECASE)
 # "never raises", "always returns a list": a raise/return claim, judged as one.
 _ABOUT_RESULT = re.compile(r"\s+(?:\w+\s+)?(?:returns?|raises?|yields?|throws?)\b", re.IGNORECASE)
@@ -137,6 +145,8 @@ def text_kinds(text: str) -> set[str]:
         out.add("default")
     if QUANTITY.search(prose) or RANGE.search(prose) or SCALE.search(prose):
         out.add("value")
+    if TAKES.search(prose):
+        out.add("parameters")
     if _CALLS.search(prose):
         out.add("calls")
     if any(not _ABOUT_RESULT.match(prose, m.end()) for m in _BEHAVIOUR.finditer(prose)):
@@ -229,7 +239,8 @@ def unchecked_note(
     todo = [said[k] for k in KINDS if k in unchecked]
     head = _join(done) + " checked" if done else "nothing checked"
     hint = " (`review --execute` runs it)" if "runs" in unchecked else ""
-    return f"{head}; {_join(todo)} {'was' if len(todo) == 1 else 'were'} not{hint}"
+    plural = len(todo) > 1 or todo == [said["parameters"]]
+    return f"{head}; {_join(todo)} {'were' if plural else 'was'} not{hint}"
 
 
 def _join(items: list[str]) -> str:

@@ -162,6 +162,19 @@ def type_from_text(text: str) -> StatedType | None:
 
 
 _COUNT = re.compile(r"\b(?:returns?|yields?)\s+(?:back\s+)?(?:the|a)\s+(?:total\s+)?(?:number|count)\s+of\b", re.IGNORECASE)
+_WHETHER = re.compile(r"\breturns?\s+whether\b", re.IGNORECASE)
+# "returns the grid", "returns itself", "returns its id", "returns `self`": some value, whatever its type
+_VALUE_RETURN = re.compile(
+    r"\breturns?\s+(?:back\s+)?(?P<obj>itself\b|self\b|(?:the|a|an|its|their|this|that|each|one|some|all)\s+(?=[A-Za-z`:])"
+    r"|``(?!None``)[^`]+``|`(?!None`)[^`]+`|:\w+:`|True\b|False\b|-?\d)",
+    re.IGNORECASE,
+)
+
+
+def stated_value_returns(text: str) -> list[int]:
+    """Offsets of the object of every "returns <a value>" in ``text`` (not "returns None",
+    "returns nothing", "returns when ...", "returns early")."""
+    return [m.start("obj") for m in _VALUE_RETURN.finditer(text)]
 # "returns the first entity carrying `tag`, or `None`": the result may be None.
 _OR_NONE = re.compile(
     r"\b(?:returns?|yields?)\b[^.;:]*?,\s+or\s+(?::data:`None`|``None``|`None`|None\b)(?!\s*(?:and|or|never)\b)",
@@ -177,6 +190,7 @@ def stated_optional(text: str) -> int | None:
 
 def stated_returns(text: str) -> list[StatedType]:
     out: list[StatedType] = [StatedType("int", None, m.start()) for m in _COUNT.finditer(text)]
+    out += [StatedType("bool", None, m.start()) for m in _WHETHER.finditer(text)]
     for m in _RETURNS.finditer(text):
         token = m.group(2)
         if not token.startswith(("`", ":")):

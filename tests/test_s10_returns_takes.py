@@ -1,0 +1,195 @@
+"""Return and parameter claims a signature decides (issue 14): "returns the grid" of a
+method that hands back nothing, "returns the number of ..." of a ``-> bool``, "returns
+whether ..." of a ``-> int``, "takes the tile" of a method with no parameter and "takes no
+arguments" of one with a required parameter. Each defect has a correct twin that stays
+unflagged, and the readings that only look alike (a stub, an override, a conditional, an
+idiom such as "takes a moment") are left alone.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from caas_tui.models import Claim, Verdict
+from caas_tui.retrieve.engine import Engine
+from caas_tui.review.runner import review_doc
+from caas_tui.review.static import StaticReviewer
+
+from .conftest import write
+
+FLAGS = ("contradicted", "incomplete")
+
+CODE = '''
+"""Boards of cells."""
+
+import abc
+
+
+class Board:
+    """A board."""
+
+    def __init__(self, size: int = 8) -> None:
+        self._cells: dict[int, str] = {}
+
+    def put(self, key: int, value: str) -> None:
+        self._cells[key] = value
+
+    def place(self, key: int, value: str) -> "Board":
+        self._cells[key] = value
+        return self
+
+    def clear(self):
+        self._cells.clear()
+
+    def occupied(self) -> int:
+        return len(self._cells)
+
+    def has_cells(self) -> bool:
+        return bool(self._cells)
+
+    def width(self) -> int:
+        return 8
+
+    def cell(self, key: int) -> str:
+        return self._cells[key]
+
+    def hook(self, key: int) -> None:
+        """Subclasses decide."""
+
+    def render(self) -> None:
+        print(self._cells)
+
+
+class Fancy(Board):
+    def render(self) -> None:
+        print("fancy")
+
+
+class Base(abc.ABC):
+    @abc.abstractmethod
+    def build(self) -> None:
+        ...
+
+
+def reset_all() -> None:
+    """Reset every board.
+
+    Returns:
+        The boards that were reset.
+    """
+    print("reset")
+'''
+
+GUIDE = """\
+# Boards
+
+`Board.put(key, value)` returns the board, so calls can be chained.
+
+`Board.place(key, value)` returns the board, so calls can be chained.
+
+`Board.clear()` returns the emptied board.
+
+`Board.has_cells()` returns the number of occupied cells.
+
+`Board.occupied()` returns the number of occupied cells.
+
+`Board.width()` returns whether the board is wide.
+
+`Board.has_cells()` returns whether any cell is set.
+
+`Board.hook(key)` returns the new value.
+
+`Board.render()` returns the text it printed.
+
+`Base.build()` returns the built board.
+
+`Board.put(key, value)` never returns a value.
+
+Check what `Board.put` returns: if it returns the board, chain calls.
+
+`Board.occupied` takes the cell to count.
+
+`Board.width` takes no arguments.
+
+`Board.cell` takes no arguments.
+
+`Board.cell` takes the key of the cell.
+
+`Board.occupied` takes a moment on large boards.
+"""
+
+
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Claim, Verdict]]:
+    root = tmp_path_factory.mktemp("boards") / "proj"
+    for rel, text in {"boards/__init__.py": '"""Boards."""\n', "boards/core.py": CODE, "docs/guide.md": GUIDE,
+                      "README.md": "# boards\n"}.items():
+        write(root, rel, text)
+    eng = Engine.open(root)
+    try:
+        pairs = review_doc(eng, "docs/guide.md", StaticReviewer()).pairs()
+        pairs += review_doc(eng, "boards/core.py", StaticReviewer()).pairs()
+        return pairs
+    finally:
+        eng.close()
+
+
+def _verdict(reviewed: list[tuple[Claim, Verdict]], part: str) -> Verdict:
+    hits = [v for c, v in reviewed if c.text.strip().startswith(part)]
+    assert len(hits) == 1, (part, [c.text for c, _ in reviewed])
+    return hits[0]
+
+
+def test_a_value_returned_by_a_method_that_returns_nothing_is_contradicted(reviewed) -> None:
+    v = _verdict(reviewed, "`Board.put(key, value)` returns the board")
+    assert v.verdict == "contradicted", v.rationale
+    assert "returns nothing" in v.rationale and "-> None" in v.rationale
+    unannotated = _verdict(reviewed, "`Board.clear()` returns")
+    assert unannotated.verdict == "contradicted", unannotated.rationale
+    assert "no `return`" in unannotated.rationale
+
+
+def test_a_method_that_returns_self_is_not_flagged(reviewed) -> None:
+    assert _verdict(reviewed, "`Board.place(key, value)` returns the board").verdict not in FLAGS
+
+
+def test_hooks_overrides_abstract_methods_negations_and_conditions_are_left_alone(reviewed) -> None:
+    for part in ("`Board.hook(key)` returns", "`Board.render()` returns", "`Base.build()` returns",
+                 "`Board.put(key, value)` never returns", "Check what `Board.put` returns"):
+        assert _verdict(reviewed, part).verdict not in FLAGS, part
+
+
+def test_a_count_is_not_a_truth_value(reviewed) -> None:
+    v = _verdict(reviewed, "`Board.has_cells()` returns the number")
+    assert v.verdict == "contradicted", v.rationale
+    assert "bool" in v.rationale
+    assert _verdict(reviewed, "`Board.occupied()` returns the number").verdict not in FLAGS
+
+
+def test_whether_is_a_truth_value(reviewed) -> None:
+    v = _verdict(reviewed, "`Board.width()` returns whether")
+    assert v.verdict == "contradicted", v.rationale
+    ok = _verdict(reviewed, "`Board.has_cells()` returns whether")
+    assert ok.verdict == "consistent", ok.rationale
+
+
+def test_a_returns_field_of_a_function_that_returns_nothing(reviewed) -> None:
+    v = _verdict(reviewed, "Returns:")
+    assert v.verdict == "contradicted", v.rationale
+    assert "reset_all" in v.rationale
+
+
+def test_what_a_callable_takes_against_its_signature(reviewed) -> None:
+    v = _verdict(reviewed, "`Board.occupied` takes the cell")
+    assert v.verdict == "contradicted", v.rationale
+    assert "no parameter" in v.rationale
+    assert _verdict(reviewed, "`Board.width` takes no arguments").verdict == "consistent"
+    required = _verdict(reviewed, "`Board.cell` takes no arguments")
+    assert required.verdict == "contradicted" and "`key`" in required.rationale
+
+
+def test_which_argument_is_meant_is_not_claimed_checked(reviewed) -> None:
+    v = _verdict(reviewed, "`Board.cell` takes the key")
+    assert v.verdict == "unverified", v.rationale
+    assert "parameter names were not" in v.rationale
+    assert _verdict(reviewed, "`Board.occupied` takes a moment").verdict not in FLAGS
