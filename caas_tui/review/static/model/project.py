@@ -269,9 +269,10 @@ class Project:
             found: set[str] = set()
             for src in self.all_modules():
                 assert src.tree is not None
+                exports = {id(part) for value in _export_lists(src.tree) for part in ast.walk(value)}  # ``__all__``: symbols
                 for node in ast.walk(src.tree):
                     if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 200 \
-                            and re.fullmatch(r"[A-Za-z_][\w.]*", node.value):
+                            and id(node) not in exports and re.fullmatch(r"[A-Za-z_][\w.]*", node.value):
                         found.add(node.value)
             self._literals = frozenset(found)
         return self._literals
@@ -285,3 +286,15 @@ class Project:
             if src is not None and src.tree is not None:
                 out.append(src)
         return out
+
+
+def _export_lists(tree: ast.Module) -> list[ast.expr]:
+    """The values assigned to (or added to) a module's ``__all__``."""
+    out: list[ast.expr] = []
+    for stmt in tree.body:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+            [stmt.target] if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) else []
+        value = getattr(stmt, "value", None)
+        if value is not None and any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            out.append(value)
+    return out

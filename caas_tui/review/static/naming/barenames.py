@@ -11,6 +11,8 @@ a class the sentence or heading names) keeps exactly one.
 from __future__ import annotations
 
 import ast
+import io
+import pathlib
 import re
 import sys
 import weakref
@@ -111,6 +113,31 @@ def bare_fallback(ctx: ReviewContext, claim: Claim, m: Mention) -> Resolution | 
         found = [d for d in found if d.owner is not None and d.owner.kind == "class" and (
             (d.owner.node is not None and id(d.owner.node) in nodes)
             or re.search(rf"(?<![\w.]){re.escape(d.owner.short)}\b", text))]
+    if len(found) != 1:
+        return None
+    return Resolution("found", target=found[0])
+
+
+# Methods of the objects a doc's unbound variable is most often (strings, containers, files,
+# paths, numbers): ``f.write(...)`` or ``data.get(...)`` says nothing about the project.
+_COMMON_METHODS = frozenset(
+    n for t in (str, bytes, list, dict, set, tuple, int, float, io.IOBase, io.TextIOWrapper, pathlib.Path) for n in dir(t)
+)
+
+
+def member_fallback(ctx: ReviewContext, claim: Claim, m: Mention, head: str, rest: str) -> Resolution | None:
+    """``producer.flush()`` with ``producer`` bound by no block and named after no class: the
+    project's one public method of that name, when it is written called (a call on an
+    instance) and the name is no common method of strings, containers, files or paths."""
+    if m.origin not in ("code", "call") or not m.called or "." in rest or rest.startswith("_"):
+        return None
+    if rest in _COMMON_METHODS or head in ctx.doc_env(claim.doc_path, claim.section) or ctx.project.has_module(head) \
+            or head in sys.stdlib_module_names or external_object(head) is not None or head[:1].isupper():
+        return None
+    tests = ctx.project.test_modules
+    found = [d for d in ctx.resolver.defs_named(rest)
+             if d.is_project and d.kind == "function" and d.owner is not None and d.owner.kind == "class"
+             and d.module is not None and d.module.name not in tests and not _is_property(d)]
     if len(found) != 1:
         return None
     return Resolution("found", target=found[0])

@@ -14,7 +14,7 @@ from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
 from caas_tui.review.static.model.modgetattr import may_bind
 from caas_tui.review.static.model.resolve import UNKNOWN, Def, Resolution, external_object
-from caas_tui.review.static.naming.barenames import bare_fallback
+from caas_tui.review.static.naming.barenames import bare_fallback, member_fallback
 from caas_tui.review.static.naming.docmodule import current_module, describes_object
 from caas_tui.review.static.naming.kwforward import varkw_finding
 from caas_tui.review.static.naming.nouns import class_for_variable
@@ -100,7 +100,7 @@ def resolve_mention(ctx: ReviewContext, claim: Claim, m: Mention) -> Resolution:
             if res.status == "missing" and not val.exact and res.member and ctx.any_subclass_has(val.defn, res.member):
                 return UNKNOWN
         elif not ctx.project.has_module(head):
-            res = named_instance(ctx, claim, head, rest) or res
+            res = named_instance(ctx, claim, head, rest) or member_fallback(ctx, claim, m, head, rest) or res
     if not rest and (res.status == "unknown" or res.ambiguous):
         res = bare_fallback(ctx, claim, m) or res
     return res

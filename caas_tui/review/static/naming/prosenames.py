@@ -41,6 +41,12 @@ _WHAT = r"(?P<what>attribute|property|parameter|argument|keyword argument|keywor
 _OF = re.compile(rf"\b[Tt]he\s+{_CODE.format('name')}\s+{_WHAT}\s+(?:of|to|on|for)\s+(?:(?:the|a|an|any|each)\s+)?"
                  rf"{_CODE.format('owner')}(?!\s*(?:'s|\u2019s))")
 _POSSESSIVE = re.compile(rf"{_CODE.format('owner')}(?:'s|\u2019s)\s+{_CODE.format('name')}\s+{_WHAT}")
+# "pass ``wrap=True`` to `Grid.add`", "give `Store` a `ttl=` argument": a keyword written as
+# one (``name=``) is a parameter; a bare ``name`` passed to a callable may be the doc's own value.
+_KW = r"`{1,2}(?P<name>[A-Za-z_]\w*)\s*=[^`]*`{1,2}"
+_PASS_KW = re.compile(rf"\b(?i:pass|passing|give|giving|add|adding|supply|supplying|set|setting)\s+(?:an?\s+|the\s+)?{_KW}"
+                      rf"(?:\s+(?:argument|parameter|keyword|option|flag))?\s+(?:to|on|when\s+(?:calling|creating))\s+"
+                      rf"(?:(?:the|a|an|any|each)\s+)?{_CODE.format('owner')}(?!\s*(?:'s|\u2019s|\.|\())")
 
 _NAMES: weakref.WeakKeyDictionary[Project, frozenset[str]] = weakref.WeakKeyDictionary()
 _ATTRS: weakref.WeakKeyDictionary[Project, frozenset[str]] = weakref.WeakKeyDictionary()
@@ -199,7 +205,7 @@ def check_named_members(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     """An attribute or parameter named in words, against its owner."""
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()
-    for pattern in (_OF, _POSSESSIVE):
+    for pattern in (_OF, _POSSESSIVE, _PASS_KW):
         for m in pattern.finditer(claim.text):
             name, owner_text = m.group("name"), m.group("owner")
             if "." in name or (name, owner_text) in seen:
@@ -208,7 +214,7 @@ def check_named_members(ctx: ReviewContext, claim: Claim) -> list[Finding]:
             owner = _owner(ctx, claim, owner_text, m.start(), m.end())
             if owner is None:
                 continue
-            what = m.group("what")
+            what = m.group("what") if "what" in pattern.groupindex else "keyword"
             if what in ("attribute", "property"):
                 findings += _attribute(ctx, claim, owner, name)
             else:
