@@ -57,6 +57,7 @@ from caas_tui.review.static.naming.callability import check_uncallable
 from caas_tui.review.static.naming.names import check_inline_calls, check_mentions
 from caas_tui.review.static.naming.prosenames import check_named_members, check_undefined_roles
 from caas_tui.review.static.outcomes.missingnone import check_missing_none
+from caas_tui.review.static.outcomes.quietclaims import check_clamped_raise, check_quiet_handling
 from caas_tui.review.static.outcomes.retfallback import check_missing_fallback
 from caas_tui.review.static.outcomes.statuswords import check_status_words
 from caas_tui.review.static.outcomes.tableraises import check_table_raises
@@ -221,6 +222,8 @@ class StaticReviewer:
             out += check_flag_conditions(ctx, claim)
             out += check_missing_fallback(ctx, claim)
             out += check_missing_none(ctx, claim)
+            out += check_quiet_handling(ctx, claim)
+            out += check_clamped_raise(ctx, claim)
             out += check_loop_shapes(ctx, claim)
             out += check_immediacy(ctx, claim)
             out += check_platform_rules(ctx, claim)

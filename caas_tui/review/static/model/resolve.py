@@ -264,11 +264,16 @@ class Resolver:
                 continue
             me = fn.args.args[0].arg
             for sub in walk_nodes(fn):
-                targets = sub.targets if isinstance(sub, ast.Assign) else [getattr(sub, "target", None)]
+                targets = list(sub.targets) if isinstance(sub, ast.Assign) else [getattr(sub, "target", None)]
                 if not isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                     continue
-                for t in targets:
-                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
+                while targets:  # ``self.x, self.y = ...`` binds both
+                    t = targets.pop()
+                    if isinstance(t, (ast.Tuple, ast.List)):
+                        targets.extend(t.elts)
+                    elif isinstance(t, ast.Starred):
+                        targets.append(t.value)
+                    elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
                         found.setdefault(t.attr, sub)
         self._class_bindings[id(node)] = found
         return found
