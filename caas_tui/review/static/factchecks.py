@@ -373,7 +373,7 @@ def _check_some_value(ctx: ReviewContext, subject: Def) -> list[Finding]:
 
 _IF_RETURNS = re.compile(r"\b(?:if|when|unless|whether|once|which|whom|where)\s+(?:[^\s,`]+\s+){0,3}?(?:returns?|yields?)\s+(?:\w+\s+)?$",
                          re.IGNORECASE)
-_NEG_RETURN = re.compile(r"(?:\bnever|\bnot|n't)\s+(?:\w+\s+)?(?:returns?|yields?)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_NEG_RETURN = re.compile(r"(?:\bnever|\bnot|n['\u2019]t)\s+(?:\w+\s+)?(?:returns?|yields?)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
 _WORD_BEFORE_RETURNS = re.compile(r"[*`_]*([A-Za-z_]\w*)[*`_]*\s+(?:\w+\s+)?(?:returns?|yields?)\s+(?:\w+\s+)?$", re.IGNORECASE)

@@ -165,16 +165,21 @@ _COUNT = re.compile(r"\b(?:returns?|yields?)\s+(?:back\s+)?(?:the|a)\s+(?:total\
 _WHETHER = re.compile(r"\breturns?\s+whether\b", re.IGNORECASE)
 # "returns the grid", "returns itself", "returns its id", "returns `self`": some value, whatever its type
 _VALUE_RETURN = re.compile(
-    r"\breturns?\s+(?:back\s+)?(?P<obj>itself\b|self\b|(?:the|a|an|its|their|this|that|each|one|some|all)\s+(?=[A-Za-z`:])"
+    r"\b(?<!will\s)(?<!to\s)returns\s+(?:back\s+)?(?P<obj>itself\b|self\b|(?:the|a|an|its|their|this|that|each|one|some|all)\s+(?=[A-Za-z`:])"
     r"|``(?!None``)[^`]+``|`(?!None`)[^`]+`|:\w+:`|True\b|False\b|-?\d)",
     re.IGNORECASE,
 )
 
 
+# "returns the connection to the pool": hands something back somewhere, not a result
+_GIVES_BACK = re.compile(r"(?:[`\w'-]+\s+){0,4}?(?:to|into)\s+(?:the|its|their|a|an)\s+\w+", re.IGNORECASE)
+
+
 def stated_value_returns(text: str) -> list[int]:
     """Offsets of the object of every "returns <a value>" in ``text`` (not "returns None",
-    "returns nothing", "returns when ...", "returns early")."""
-    return [m.start("obj") for m in _VALUE_RETURN.finditer(text)]
+    "returns nothing", "returns when ...", "returns early", "returns it to the pool"; only
+    the verb's ``returns`` form, whose subject is the sentence's callable)."""
+    return [m.start("obj") for m in _VALUE_RETURN.finditer(text) if not _GIVES_BACK.match(text, m.start("obj"))]
 # "returns the first entity carrying `tag`, or `None`": the result may be None.
 _OR_NONE = re.compile(
     r"\b(?:returns?|yields?)\b[^.;:]*?,\s+or\s+(?::data:`None`|``None``|`None`|None\b)(?!\s*(?:and|or|never)\b)",
