@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from caas_tui.models import Claim
 from caas_tui.review.claims.mentions import dotted
 from caas_tui.review.static.codefacts.delegation import attribute_class, parameter_class
+from caas_tui.review.static.codefacts.implicitcalls import properties_read
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.model.pysig import own_nodes, raise_facts
 from caas_tui.review.static.model.resolve import Def
@@ -119,9 +120,12 @@ def reach(ctx: ReviewContext, fn: Def) -> Reach:
                 elif target.kind == "function":
                     visit(target, depth + 1, sure)
                 elif target.kind == "class":
-                    init = ctx.resolver.member(target, "__init__")
-                    if init.found and init.target is not None and init.target.kind == "function":
-                        visit(init.target, depth + 1, sure)
+                    for hook in ("__init__", "__post_init__"):  # a dataclass validates in ``__post_init__``
+                        init = ctx.resolver.member(target, hook)
+                        if init.found and init.target is not None and init.target.kind == "function":
+                            visit(init.target, depth + 1, sure)
+        for prop in properties_read(ctx, f):
+            visit(prop, depth + 1, exact)  # ``self.area`` runs the property's getter
 
     visit(fn, 0)
     for made in _returned_callables(ctx, fn):

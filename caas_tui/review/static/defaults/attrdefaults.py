@@ -14,12 +14,12 @@ import ast
 import re
 
 from caas_tui.models import Claim
-from caas_tui.review.claims.mentions import dotted, find_mentions
+from caas_tui.review.claims.mentions import find_mentions
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.defaults.numbers import plain_number, quantity_matches, restate_value
 from caas_tui.review.static.defaults.symdefaults import arithmetic, resolved_default
 from caas_tui.review.static.findings import Finding, bad, ok
-from caas_tui.review.static.model.pysig import Value, evaluate, same_value, signature
+from caas_tui.review.static.model.pysig import Value, evaluate, is_property, same_value, signature
 from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.naming.names import resolve_mention
 from caas_tui.review.static.wording.facts import stated_defaults
@@ -63,14 +63,10 @@ def _init_value(ctx: ReviewContext, cls: Def, attr: str) -> tuple[Value | None, 
     return evaluate(value, mod, ctx.resolver) or arithmetic(ctx, value, mod), True
 
 
-_PROPERTY = frozenset({"property", "functools.cached_property", "cached_property"})
-
-
 def property_backing(prop: Def) -> str | None:
     """The ``self`` attribute a property only hands back (``return self._ttl``), else None."""
     node = prop.node
-    if prop.kind != "function" or not isinstance(node, ast.FunctionDef) \
-            or not any(dotted(d) in _PROPERTY for d in node.decorator_list):
+    if prop.kind != "function" or not isinstance(node, ast.FunctionDef) or not is_property(prop):
         return None
     body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     ret = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None

@@ -236,6 +236,21 @@ def same_value(a: object, b: object) -> bool:
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Every check asks for the same function bodies again (23k walks of one stdlib review); the
 # answer lives as long as the node, so a file read again (new tree) is walked afresh.
+_PROPERTY_GETTERS = frozenset({"property", "cached_property", "functools.cached_property"})
+
+
+def is_property(d: Def, *, accessors: bool = False) -> bool:
+    """``d`` is a property's getter (``@property``, ``@cached_property``); with ``accessors``
+    also its ``.setter``/``.getter``/``.deleter``: code that runs on attribute access."""
+    if not isinstance(d.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    for dec in d.node.decorator_list:
+        name = dotted(dec) or ""
+        if name in _PROPERTY_GETTERS or (accessors and name.rsplit(".", 1)[-1] in ("setter", "getter", "deleter")):
+            return True
+    return False
+
+
 _OWN: weakref.WeakKeyDictionary[ast.AST, tuple[ast.AST, ...]] = weakref.WeakKeyDictionary()
 
 

@@ -21,10 +21,10 @@ from caas_tui.models import Claim
 from caas_tui.review.claims.mentions import Mention
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.model.project import Project
-from caas_tui.review.static.model.resolve import Def, Resolution, external_object
+from caas_tui.review.static.model.pysig import is_property
+from caas_tui.review.static.model.resolve import Resolution, external_object
 
 _CALLABLE_ROLES = frozenset({"func", "meth", "method", "class", "function"})
-_PROPERTY_DECORATORS = re.compile(r"(?:^|\.)(?:property|cached_property|setter|getter|deleter)$")
 _OTHER_USES: weakref.WeakKeyDictionary[Project, frozenset[str]] = weakref.WeakKeyDictionary()
 
 
@@ -55,12 +55,6 @@ def _other_uses(project: Project) -> frozenset[str]:
     out = frozenset(names)
     _OTHER_USES[project] = out
     return out
-
-
-def _is_property(d: Def) -> bool:
-    if not isinstance(d.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    return any(_PROPERTY_DECORATORS.search(ast.unparse(dec)) for dec in d.node.decorator_list)
 
 
 def _role(claim: Claim, m: Mention) -> str | None:
@@ -107,7 +101,7 @@ def bare_fallback(ctx: ReviewContext, claim: Claim, m: Mention) -> Resolution | 
     tests = ctx.project.test_modules
     found = [d for d in ctx.resolver.defs_named(name)
              if d.is_project and d.kind in ("class", "function") and d.module is not None
-             and d.module.name not in tests and not _is_property(d)]
+             and d.module.name not in tests and not is_property(d, accessors=True)]
     if len(found) > 1:
         nodes, text = _context_classes(ctx, claim)
         found = [d for d in found if d.owner is not None and d.owner.kind == "class" and (
@@ -137,7 +131,7 @@ def member_fallback(ctx: ReviewContext, claim: Claim, m: Mention, head: str, res
     tests = ctx.project.test_modules
     found = [d for d in ctx.resolver.defs_named(rest)
              if d.is_project and d.kind == "function" and d.owner is not None and d.owner.kind == "class"
-             and d.module is not None and d.module.name not in tests and not _is_property(d)]
+             and d.module is not None and d.module.name not in tests and not is_property(d, accessors=True)]
     if len(found) != 1:
         return None
     return Resolution("found", target=found[0])
