@@ -59,6 +59,9 @@ class Board:
     def render(self) -> None:
         print(self._cells)
 
+    async def flush(self) -> None:
+        self._cells.clear()
+
 
 class Fancy(Board):
     def render(self) -> None:
@@ -102,6 +105,8 @@ GUIDE = """\
 `Board.render()` returns the text it printed.
 
 `Base.build()` returns the built board.
+
+Calling `Board.flush()` returns a coroutine object.
 
 `Board.put(key, value)` never returns a value.
 
@@ -154,7 +159,7 @@ def test_a_method_that_returns_self_is_not_flagged(reviewed) -> None:
 
 
 def test_hooks_overrides_abstract_methods_negations_and_conditions_are_left_alone(reviewed) -> None:
-    for part in ("`Board.hook(key)` returns", "`Board.render()` returns", "`Base.build()` returns",
+    for part in ("`Board.hook(key)` returns", "`Board.render()` returns", "`Base.build()` returns", "Calling `Board.flush()` returns",
                  "`Board.put(key, value)` never returns", "Check what `Board.put` returns"):
         assert _verdict(reviewed, part).verdict not in FLAGS, part
 

@@ -101,9 +101,10 @@ def returns_nothing(fn: Def) -> str | None:
     """Why ``fn`` can only ever hand back None (no ``return`` with a value, no ``yield``,
     annotated ``-> None`` or not at all), or None when it may return something. A stub body
     (``pass``, ``...``, ``raise NotImplementedError``) or an abstract method is a hook that
-    overrides fill in, so it says nothing."""
+    overrides fill in, so it says nothing. Calling an ``async def`` returns a coroutine, which
+    a doc may well call its result."""
     node = fn.node
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    if not isinstance(node, ast.FunctionDef):
         return None
     if node.returns is not None and not (isinstance(node.returns, ast.Constant) and node.returns.value is None):
         return None
