@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import parse_field
-from caas_tui.review.static.wording.assertions import QUANTITY, RANGE, SCALE, text_kinds
+from caas_tui.review.static.wording.assertions import QUANTITY, RANGE, SCALE, TAKES, text_kinds
 
 # Order, selection, state, lifecycle, scope, equivalence, absence, time zones and units: asserted
 # wherever they appear (a unit with a number is a ``value``, judged as one). "because" states a
@@ -97,6 +97,7 @@ is are was were be been being becomes become equals has have had do does did get
 live lives defined
 call calls called invoke invokes invoked subclass subclasses inherit inherits extend extends derive derives
 """))
+_TAKING = frozenset({"takes", "accepts"})
 # Nouns naming a kind of code object: "the `get` method stores", and "`Cache` objects are ..."
 # (a plural noun after a name, not a verb).
 _CODE_NOUN = (r"method|function|class|call|helper|property|attribute|decorator|module|package|object|instance|"
@@ -173,6 +174,8 @@ def action_of(claim: Claim) -> Action | None:
     text = claim.text
     for m in _SUBJECT.finditer(text):
         verb = _doing_verb(m.group("verb"))
+        if verb is None and m.group("verb").lower() in _TAKING and not TAKES.match(text, m.start("verb")):
+            verb = m.group("verb").lower()  # "takes a moment", "accepts responsibility": not about parameters
         if verb is not None and not _NOUN_AFTER.match(text, m.end()):
             name = (m.group("role") or m.group("code") or "").strip().lstrip("~")
             at = m.start("verb")
