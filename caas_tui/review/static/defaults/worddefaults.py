@@ -26,7 +26,7 @@ from caas_tui.review.static.defaults.symdefaults import resolved_default
 from caas_tui.review.static.findings import Finding, bad, ok
 from caas_tui.review.static.model.pysig import Signature
 from caas_tui.review.static.model.resolve import Def
-from caas_tui.review.static.referents.subjects import claim_signatures
+from caas_tui.review.static.referents.subjects import claim_signatures, field_signatures
 from caas_tui.review.static.wording.words import same_word, stem
 
 # "if omitted", "when not given": what holds without the argument is the default too; the
@@ -121,7 +121,7 @@ def _param_words(name: str) -> set[str]:
 
 def pick_param(clause: str, names: list[str]) -> str | None:
     """The parameter the clause is about: written in code, else the best match of its words."""
-    written = [n for n in names if any(re.fullmatch(rf"{re.escape(n)}\s*(?:=.*)?", m.group(2).strip())
+    written = [n for n in names if any(re.fullmatch(rf"(?:[A-Z]\w*\.)?{re.escape(n)}\s*(?:=.*)?", m.group(2).strip())
                                        for m in _CODE.finditer(clause))]
     if len(set(written)) == 1:
         return written[0]
@@ -190,8 +190,9 @@ def _check(ctx: ReviewContext, sig: Signature, param: str, st: Stated, label: st
 
 
 def written_names(clause: str) -> set[str]:
-    """The identifiers the clause writes as code (```verify```, ```ttl=```)."""
-    return {m.group(1) for c in _CODE.finditer(clause) if (m := re.fullmatch(r"([A-Za-z_]\w*)\s*(?:=.*)?", c.group(2).strip()))}
+    """The identifiers the clause writes as code (```verify```, ```ttl=```, a field ```Config.verify```)."""
+    return {m.group(1) for c in _CODE.finditer(clause)
+            if (m := re.fullmatch(r"(?:[A-Z]\w*\.)?([A-Za-z_]\w*)\s*(?:=.*)?", c.group(2).strip()))}
 
 
 def _judgeable(ctx: ReviewContext, sig: Signature, param: str, state: str, written: set[str]) -> bool:
@@ -205,6 +206,8 @@ def _judgeable(ctx: ReviewContext, sig: Signature, param: str, state: str, writt
         return False
     if state == "on" or (state == "off" and param not in written):
         return isinstance(actual.value, bool)
+    if state == "off" and isinstance(actual.value, bool):
+        return True  # "`verify` is off by default" of a flag
     return actual.value is None or (isinstance(actual.value, (int, float)) and not isinstance(actual.value, bool))
 
 
@@ -230,6 +233,8 @@ def check_word_defaults(ctx: ReviewContext, claim: Claim, fact: FieldFact | None
     if not clauses:
         return []
     sigs = claim_signatures(ctx, claim)
+    for key, pair in field_signatures(ctx, claim).items():
+        sigs.setdefault(key, pair)  # "`Config.verify` is off by default": the constructor's ``verify``
     findings: list[Finding] = []
     for st in clauses:
         names = [p.name for _, s in sigs.values() for p in s.params

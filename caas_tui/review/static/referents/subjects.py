@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 
 from caas_tui.models import Claim
+from caas_tui.review.claims.mentions import find_mentions
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.model.pysig import Signature
 from caas_tui.review.static.model.resolve import Def
-from caas_tui.review.static.naming.names import callable_mentions, section_subject, subject_before
+from caas_tui.review.static.naming.names import callable_mentions, resolve_mention, section_subject, subject_before
 from caas_tui.review.static.naming.nouns import noun_subjects
 
 _HEAD_NAME = re.compile(r"^\s*(?:`+|\*\*|:\w+:`)?~?(?:class\s+|def\s+)?([A-Za-z_][\w.]*)\s*(?:\(|`|\*\*|$|\s*->|\s+-\s)")
@@ -82,3 +83,22 @@ def claim_signatures(ctx: ReviewContext, claim: Claim) -> dict[int, tuple[Def, S
         if sig is not None and sig.reliable:
             sigs.setdefault(id(sig.fn.node), (d, sig))
     return sigs
+
+
+def field_signatures(ctx: ReviewContext, claim: Claim) -> dict[int, tuple[Def, Signature]]:
+    """The classes whose fields the claim names as ``Config.verify``: a field its constructor
+    takes as a parameter of the same name (a dataclass field, a ``NamedTuple`` member,
+    ``self.verify = verify``), so what the sentence says about it is about that parameter."""
+    out: dict[int, tuple[Def, Signature]] = {}
+    for m in find_mentions(claim.text):
+        if "." not in m.name or m.origin not in ("code", "role"):
+            continue
+        res = resolve_mention(ctx, claim, m)
+        t = res.target
+        if not res.found or res.ambiguous or t is None or not t.is_project or t.kind != "attribute" \
+                or t.owner is None or t.owner.kind != "class":
+            continue
+        sig = ctx.call_signature(t.owner, on_instance=True)
+        if sig is not None and sig.reliable and sig.named(t.short) is not None:
+            out.setdefault(id(sig.fn.node), (t.owner, sig))
+    return out

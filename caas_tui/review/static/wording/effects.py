@@ -45,6 +45,9 @@ epoch
 """))
 # Conditions: a return, raise, default or behaviour check reads the condition of its own
 # clause ("returns None when it is missing"); in any other claim nothing does.
+_EMPTY_VALUE = re.compile(r"\ban?\s+empty\s+(?:list|dict|dictionary|mapping|set|tuple|string|str)\b", re.IGNORECASE)
+_STATE_DEFAULT = re.compile(r"\b(?:enabled|disabled|active|inactive)\s+by\s+default\b|\bdefaults?\s+to\s+"
+                            r"(?:enabled|disabled|active|inactive)\b", re.IGNORECASE)
 _CONDITIONS = frozenset(str.split("if unless when whenever while provided empty zero negative missing absent"))
 _OWNERS = frozenset({"returns", "raises", "kind"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]")
@@ -66,6 +69,8 @@ def effect_words(claim: Claim, asserted: set[str] | frozenset[str] = frozenset()
     prose = _FOLLOWING.sub(" ", re.sub(r"https?://\S+", " ", prose))
     # "30 seconds", "0 to 100", "in percent": a stated quantity, range or scale, kind ``value``
     prose = SCALE.sub(" ", RANGE.sub(" ", QUANTITY.sub(" ", prose)))
+    prose = _EMPTY_VALUE.sub(" ", prose)  # "an empty list" is a value; "when the list is empty" a condition
+    prose = _STATE_DEFAULT.sub(" ", prose)  # "disabled by default": the default's value (kind ``default``)
     owned = bool(asserted & _OWNERS)
     out: list[str] = []
     for word in _WORD.findall(prose):

@@ -113,7 +113,20 @@ def stated_defaults(text: str) -> list[StatedValue]:
         value, literal = parse_value(m.group(3))
         if literal:
             out.append(StatedValue(m.group(3).strip(), value, True, m.start(3), param=m.group(2)))
+    for m in _EMPTY_DEFAULT.finditer(text):
+        if not any(v.start == m.start(1) for v in out):
+            out.append(StatedValue(m.group(0).split(None, 2)[-1], _EMPTY[m.group("kind").lower()](), True, m.start(1)))
     return sorted(out, key=lambda v: v.start)
+
+
+# "defaults to an empty list", "the default is an empty dict": a literal said in words
+_EMPTY: dict[str, type] = {"list": list, "dict": dict, "dictionary": dict, "mapping": dict, "set": set,
+                           "tuple": tuple, "string": str, "str": str}
+_EMPTY_DEFAULT = re.compile(
+    r"\b(?:defaults?\s+to|default\s+(?:is|value\s+is)|by\s+default\s+(?:is|it\s+is))\s+(an?\s+empty\s+"
+    r"(?P<kind>list|dict|dictionary|mapping|set|tuple|string|str))\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
