@@ -47,6 +47,7 @@ from caas_tui.review.static.drift.removednotes import check_removed_notes
 from caas_tui.review.static.factchecks import check_facts
 from caas_tui.review.static.findings import REVIEWER, Edit, Finding, bad, verdict_for
 from caas_tui.review.static.kinds.argkinds import check_arg_kinds
+from caas_tui.review.static.kinds.callstyle import check_call_style
 from caas_tui.review.static.kinds.forwardtypes import check_forwarded_types
 from caas_tui.review.static.kinds.isclaims import check_is_a, check_raised_bases
 from caas_tui.review.static.kinds.ranges import check_table_ranges
@@ -196,6 +197,7 @@ class StaticReviewer:
             out += check_signature_spans(ctx, claim)
             out += check_uncallable(ctx, claim)
             out += check_takes(ctx, claim)
+            out += check_call_style(ctx, claim)
             out += check_bare_calls(ctx, claim)
             out += check_named_members(ctx, claim)
             out += check_worded_members(ctx, claim)

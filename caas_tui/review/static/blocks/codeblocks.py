@@ -17,6 +17,7 @@ import warnings
 from caas_tui.models import Claim
 from caas_tui.review.claims.mentions import doctest_source, dotted
 from caas_tui.review.static.blocks.barecalls import module_binding
+from caas_tui.review.static.codefacts.coroutines import awaited_sync, unawaited_async
 from caas_tui.review.static.codefacts.rettypes import annotation_kinds
 from caas_tui.review.static.context import ReviewContext, Val
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
@@ -220,6 +221,8 @@ class _Block:
             if expr.id in self.env:
                 return self.env[expr.id]
             return self.implicit(expr.id)
+        if isinstance(expr, (ast.Await, ast.Attribute, ast.Subscript)):
+            self.await_style(expr)
         if isinstance(expr, ast.Attribute):
             base = self.value(expr.value)
             return self.attribute(base, expr) if base is not None else None
@@ -234,6 +237,22 @@ class _Block:
                 for cond in child.ifs:
                     self.value(cond)
         return None
+
+    def await_style(self, expr: ast.expr) -> None:
+        """``await f(...)`` of a plain function; ``f(...).attr`` / ``f(...)[i]`` of an ``async def``."""
+        inner = expr.value if isinstance(expr, (ast.Await, ast.Attribute, ast.Subscript)) else None
+        if not isinstance(inner, ast.Call):
+            return
+        fval = self.peek(inner.func)
+        if fval is None or fval.kind != "function" or not fval.defn.is_project:
+            return
+        if isinstance(expr, ast.Await):
+            found = awaited_sync(self.ctx, fval.defn)
+        else:
+            used = f"`.{expr.attr}`" if isinstance(expr, ast.Attribute) else "items to index"
+            found = unawaited_async(self.ctx, fval.defn, used)
+        if found is not None:
+            self.findings.append(found)
 
     def implicit(self, name: str) -> Val | None:
         """A name the block uses without importing it: what the package exports under it, or

@@ -33,6 +33,13 @@ _RAISES = re.compile(r"\b(?:raises?|raising|raised|throws?|thrown)\b", re.IGNORE
 _FAILS_WITH = re.compile(r"\b(?:rejected|refused|fails?|failing|aborts?|errors?(?:\s+out)?)\s+with\s+(?:an?\s+)?"
                          r"(?::(?:py:)?(?:exc|class):`|`+)~?[\w.]*(?:Error|Exception)\b", re.IGNORECASE)
 _DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b", re.IGNORECASE)
+# "is a coroutine", "must be awaited", "is synchronous", "is a class method": how a callable is called
+CALL_STYLE = re.compile(
+    r"\b(?:is|are)\s+(?:an?\s+)?(?:(?P<style>coroutine(?:\s+function)?|async(?:hronous)?(?:\s+(?:function|method))?|"
+    r"awaitable|synchronous|not\s+(?:a\s+)?coroutine|not\s+async|plain\s+function|static\s*method|"
+    r"class\s*method|property))\b|\b(?:must|should|needs?\s+to|has\s+to)\s+be\s+(?P<awaited>awaited)\b",
+    re.IGNORECASE,
+)
 # "takes the tile to count", "accepts an optional timeout", "takes no arguments": what a callable is passed
 TAKES = re.compile(
     r"\b(?:takes|accepts)\s+(?P<np>no\s+(?:arguments?|parameters?|args)\b|(?:an?|the|one|two|three|four|\d+|"
@@ -147,6 +154,8 @@ def text_kinds(text: str) -> set[str]:
         out.add("value")
     if TAKES.search(prose):
         out.add("parameters")
+    if CALL_STYLE.search(prose):
+        out.add("type")
     if _CALLS.search(prose):
         out.add("calls")
     if any(not _ABOUT_RESULT.match(prose, m.end()) for m in _BEHAVIOUR.finditer(prose)):
