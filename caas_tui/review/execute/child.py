@@ -282,6 +282,18 @@ def _probes():
     return _PROBES[0]
 
 
+def _env():
+    """``childenv.py``, beside this file, loaded by path like ``childprobe.py``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("caas_childenv", os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "childenv.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main():
     request = json.loads(sys.stdin.read())
     proto = os.fdopen(os.dup(1), "w", buffering=1)
@@ -302,8 +314,13 @@ def main():
             ns["__name__"] = "__main__"
         except Exception as exc:  # the blocks then fail with NameError and say so
             sys.stderr.write("cannot import {}: {!r}\n".format(request["module"], exc))
+    workdir = os.path.realpath(os.getcwd())
+    env = _env()
+    env.watch()
     for block in request["blocks"]:
         proto.write(json.dumps({"event": "start", "index": block["index"]}) + "\n")
+        env.replay(block.get("steps") or (), workdir)
+        env.WATCHING[0] = True
         if block["mode"] == "doctest":
             result = _doctest_block(block, ns)
         elif block["mode"] == "probe":
@@ -315,6 +332,7 @@ def main():
             result = {"status": "ok", "output": output}
             if error is not None:
                 result = {"status": "exception", "exception": _exception(error), "output": output}
+        result["env_missing"], result["files_missing"] = env.watched_missing()
         full = result.get("output", "")
         result["output"], result["output_chars"] = full[:OUTPUT_CHARS], len(full)
         result.update(event="done", index=block["index"])

@@ -57,6 +57,11 @@ _CONNECTOR_WORDS = 3  # "For example:", "Here is how:": an intro that states not
 _NOT_A_REFUSAL = ("ImportError", "NameError", "SyntaxError", "AttributeError")
 
 
+def is_placeholder(value: str) -> bool:
+    """A value a reader replaces with their own (``<your-token>``, ``YOUR_API_KEY``, ``xxx``)."""
+    return bool(_PLACEHOLDER.search(value.strip()))
+
+
 @dataclass(frozen=True, slots=True)
 class RaiseCheck:
     holds: bool  # the raised error is one the comment names (by MRO), and a stated message matches

@@ -21,6 +21,7 @@ from caas_tui.retrieve.engine import Engine
 from caas_tui.review.base import ReviewProgress
 from caas_tui.review.execute.blocks import Example, RunBlock, plan_doc
 from caas_tui.review.execute.derived import derived_plan
+from caas_tui.review.execute.docsetup import attach, doc_setup
 from caas_tui.review.execute.intent import (
     block_line,
     intended,
@@ -33,6 +34,7 @@ from caas_tui.review.execute.outcome import encode_outcome
 from caas_tui.review.execute.probejudge import CALL_REJECTED, probe_verdict
 from caas_tui.review.execute.probes import ProbePlan
 from caas_tui.review.execute.pythons import pick_python
+from caas_tui.review.execute.rootcause import RootCauses
 from caas_tui.review.execute.runenv import left_unset, optional_missing, reads_any, sandbox_lacks, stdlib_lacks
 from caas_tui.review.execute.runoutput import sort_examples, worded_rationale
 from caas_tui.review.execute.sandbox import Limits
@@ -123,11 +125,12 @@ class ExecuteReviewer:
         done = 0
         for doc, doc_claims in by_doc.items():
             plan = plan_doc(doc_claims, self._deriver(root, doc))
-            result = run_session(root, choice.path, plan, self.limits, use_bwrap=self.use_bwrap,
-                                 module=module_name(doc))
-            self._note(result.warning)
             doc_text = read_text(root / doc) if (root / doc).is_file() else ""
-            judge = _Judge(root, doc_text, engine)
+            setup = doc_setup(doc, doc_text)  # what a reader following the doc set up before each block
+            result = run_session(root, choice.path, plan, self.limits, use_bwrap=self.use_bwrap,
+                                 module=module_name(doc), setup=attach(plan, setup))
+            self._note(result.warning)
+            judge = _Judge(root, doc_text, engine, RootCauses(doc_text, setup, str(root)))
             for block, outcome in zip(plan, result.outcomes, strict=True):
                 judged[block.claim.id] = judge.verdict(block, outcome)
             done += len(doc_claims)
@@ -149,8 +152,9 @@ class ExecuteReviewer:
 
 
 class _Judge:
-    def __init__(self, root: Path, doc_text: str, engine: Engine) -> None:
+    def __init__(self, root: Path, doc_text: str, engine: Engine, causes: RootCauses) -> None:
         self.root = root
+        self.causes = causes
         self.engine = engine
         self.doc_text = doc_text
         self.doc_lines = split_lines(doc_text)
@@ -165,6 +169,8 @@ class _Judge:
         if block.mode == "probe":  # isolated in a fork: it neither fails nor changes what later blocks see
             return probe_verdict(REVIEWER, block, outcome, self)
         verdict = self._verdict(block, outcome)
+        verdict, env_stop = self.causes.settle(block.claim.start_line, block.claim.text, outcome, verdict)
+        self._env_stop = self._env_stop or env_stop
         if (verdict.verdict == "contradicted" and self.lost and (outcome.error is None or refused_inside(outcome.error))
                 and reads_any(block.claim.text, self.lost_names)):
             # what this block uses may be what the stopped block never set up: fallout, not a finding

@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -54,6 +54,14 @@ class RaisedError:
 
     def is_a(self, *names: str) -> bool:
         return any(n in self.bases for n in names)
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """Something a block looked for and did not find, and the calls (file, qualname) it was under."""
+
+    name: str
+    stack: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +105,8 @@ class BlockOutcome:
     output_chars: int = 0  # length of everything printed; ``output`` may hold only the start
     stated: tuple[StatedGot, ...] = ()  # what ran for each stated output reached, in order
     probes: tuple[ProbeGot, ...] = ()  # a probe block's results, parallel to its probes
+    env_missing: tuple[Lookup, ...] = ()  # environment variables the block looked up and did not find
+    files_missing: tuple[Lookup, ...] = ()  # files it opened to read that are not there (absolute paths)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +137,12 @@ def _outcome(d: dict[str, Any]) -> BlockOutcome:
                              str(e.get("repr", "")), bool(e.get("none"))) for e in d.get("stated", ()))
     probes = tuple(_probe(p) for p in d.get("probes", ()))
     return BlockOutcome(int(d["index"]), status, output, error, examples,
-                        output_chars=max(int(d.get("output_chars") or 0), len(output)), stated=stated, probes=probes)
+                        output_chars=max(int(d.get("output_chars") or 0), len(output)), stated=stated, probes=probes,
+                        env_missing=_lookups(d.get("env_missing")), files_missing=_lookups(d.get("files_missing")))
+
+
+def _lookups(items: Any) -> tuple[Lookup, ...]:
+    return tuple(Lookup(str(name), tuple((str(f), str(q)) for f, q in stack)) for name, stack in items or ())
 
 
 def _probe(d: dict[str, Any]) -> ProbeGot:
@@ -173,9 +188,11 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
 
 
 def run_session(root: Path, python: str, blocks: Sequence[RunBlock], limits: Limits | None = None, *,
-                use_bwrap: bool | None = None, module: str | None = None) -> SessionResult:
+                use_bwrap: bool | None = None, module: str | None = None,
+                setup: Mapping[int, Mapping[str, object]] | None = None) -> SessionResult:
     """Run the runnable ``blocks`` (not ``skip``) of one doc in order in one namespace; ``module``
-    (a docstring's module) is imported into it first."""
+    (a docstring's module) is imported into it first, and ``setup`` (by block index: the doc's
+    environment and files, ``docsetup.attach``) is replayed just before its block."""
     limits = limits or Limits()
     started = time.monotonic()
     runnable = [(i, b) for i, b in enumerate(blocks) if b.mode != "skip"]
@@ -191,7 +208,8 @@ def run_session(root: Path, python: str, blocks: Sequence[RunBlock], limits: Lim
         prepare_workdir(workdir, run)
         top = root.resolve()
         paths = [str(top)] + ([str(top / "src")] if (top / "src").is_dir() else [])  # a src/ layout imports too
-        request = {"paths": paths, "blocks": [b.request(i) for i, b in runnable], "packages": project_packages(top),
+        requests = [{**b.request(i), **(setup or {}).get(i, {})} for i, b in runnable]
+        request = {"paths": paths, "blocks": requests, "packages": project_packages(top),
                    "nproc": run.nproc, "drop_uid": run.drop_uid, "module": module}
         proc = subprocess.Popen(run.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 cwd=workdir, env=run.env, start_new_session=True, preexec_fn=rlimits(limits))
