@@ -161,7 +161,10 @@ class ReviewContext:
         return name.split(".")[0] in _STDLIB_CLASS_NAMES
 
     def suggest(self, owner: Def, wrong: str, pool: set[str] | None = None) -> Suggestion | None:
-        names = pool if pool is not None else self.resolver.member_names(owner)
+        return self.nearest(wrong, pool if pool is not None else self.resolver.member_names(owner))
+
+    def nearest(self, wrong: str, names: set[str]) -> Suggestion | None:
+        """The name in ``names`` most like ``wrong`` (a near-miss spelling or the same words)."""
         names = {n for n in names if not (n.startswith("__") and n.endswith("__"))}
         if wrong.startswith("_") is False:
             names = {n for n in names if not n.startswith("_")} or names

@@ -57,6 +57,7 @@ from caas_tui.review.static.languages.polyglot import block_language, check_bloc
 from caas_tui.review.static.naming.callability import check_uncallable
 from caas_tui.review.static.naming.names import check_inline_calls, check_mentions
 from caas_tui.review.static.naming.prosenames import check_named_members, check_undefined_roles
+from caas_tui.review.static.naming.settingnames import check_setting_names, shell_block
 from caas_tui.review.static.outcomes.missingnone import check_missing_none
 from caas_tui.review.static.outcomes.quietclaims import check_clamped_raise, check_quiet_handling
 from caas_tui.review.static.outcomes.retfallback import check_missing_fallback
@@ -180,6 +181,8 @@ class StaticReviewer:
         if language is not None:  # a TS/JS, Java, Kotlin, C#, Go or Rust block: that language's checks
             past = _HISTORY_DOCS.search(claim.doc_path) or speaks_of_past(claim.context.split("code block", 1)[-1])
             return [] if past else check_block(ctx, claim, language)
+        if claim.kind == "code" and shell_block(claim):
+            return [] if _HISTORY_DOCS.search(claim.doc_path) else check_setting_names(ctx, claim)
         if not judged_at_all(claim):
             return out if _HISTORY_DOCS.search(claim.doc_path) else check_removed_notes(ctx, claim)
         if source_language(claim.doc_path) is not None:
@@ -197,6 +200,7 @@ class StaticReviewer:
             out += check_signature_spans(ctx, claim)
             out += check_uncallable(ctx, claim)
             out += check_takes(ctx, claim)
+            out += check_setting_names(ctx, claim)
             out += check_call_style(ctx, claim)
             out += check_bare_calls(ctx, claim)
             out += check_named_members(ctx, claim)

@@ -342,6 +342,14 @@ def check_call_args(
             ))
         elif given <= len(positional) or sig.has_var:
             findings.append(ok(f"`{fn_name}` accepts {counted(given, 'positional argument')}", ev, aspect="arity"))
+    written = [a.id for a in call.args if isinstance(a, ast.Name)]
+    order = [p.name for p in positional[: len(written)]]
+    if claim.kind != "code" and not starred and len(written) == len(call.args) > 1 and written != order \
+            and sorted(written) == sorted(order):
+        # ``copy(dst, src)`` in prose: the signature's own names, in another order
+        findings.append(bad("contradicted", f"`{fn_name}` takes its arguments in the order written",
+                            f"`{fn_name}` takes `{'`, `'.join(order)}` in that order, not `{'`, `'.join(written)}`", ev,
+                            edit=Edit(span[0], span[1], ", ".join(written), ", ".join(order)), aspect="parameters"))
     if strict and not starred and not double:
         covered = {p.name for p in positional[: len(call.args)]} | {k.arg for k in call.keywords if k.arg}
         missing = [p.name for p in sig.params if p.required and p.name not in covered]
