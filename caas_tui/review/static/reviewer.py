@@ -27,6 +27,7 @@ from caas_tui.review.static.actions.yieldshape import check_loop_shapes
 from caas_tui.review.static.behaviour.derived import check_derived_defaults
 from caas_tui.review.static.behaviour.mutability import check_mutability
 from caas_tui.review.static.behaviour.orders import check_orders
+from caas_tui.review.static.behaviour.queues import check_take_order
 from caas_tui.review.static.behaviour.usedcalls import check_used_calls
 from caas_tui.review.static.blocks.barecalls import check_bare_calls
 from caas_tui.review.static.blocks.blockresults import check_block_results
@@ -235,6 +236,7 @@ class StaticReviewer:
             out += check_platform_rules(ctx, claim)
             out += check_used_calls(ctx, claim)
             out += check_orders(ctx, claim)
+            out += check_take_order(ctx, claim)
             out += check_mutability(ctx, claim)
             out += check_derived_defaults(ctx, claim)
             out += check_status_words(claim)
