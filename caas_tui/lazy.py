@@ -8,8 +8,10 @@ never calls. Such a package lists where each name lives and sets
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any
 
 
@@ -26,3 +28,20 @@ def lazy_exports(package: str, homes: Mapping[str, str], namespace: dict[str, An
         return value
 
     return __getattr__
+
+
+def import_uncollected(name: str) -> ModuleType:
+    """``importlib.import_module(name)`` with the cycle collector paused.
+
+    A module imported on first use (after ``cli.main`` has settled the command's own imports)
+    makes thousands of objects that live as long as the process, and the collector walked
+    them pass after pass while they were made, freeing nothing: importing the Whoosh backend
+    in a one-shot search set off eleven collections. The caller's collector state is restored.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return importlib.import_module(name)
+    finally:
+        if was_enabled:
+            gc.enable()

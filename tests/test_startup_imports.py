@@ -48,6 +48,10 @@ BUILD_ONLY = ("caas_tui.ingest.python", "caas_tui.ingest.markdown", "caas_tui.in
 # (which imports logging). A search that finds every file unchanged writes nothing.
 WRITE_ONLY = ("caas_tui.index.buildstream", "caas_tui.graph.model", "caas_tui.ingest.ids", "caas_tui.index.whoosh_writer",
               "whoosh.writing", "concurrent.futures", "logging")
+# What a refresh that chunks files runs (the build path and its worker code), the lexical writer's
+# collector pause, and the re-ranker: a search that finds the index clean and does not re-rank
+# names only what a refresh reports (index/refreshstats.py).
+REFRESH_ONLY = ("caas_tui.index.refresh", "caas_tui.ingest", "caas_tui.retrieve.rerank")
 # The shipped model runs without model2vec (index/encoders/plainstatic.py) and the other
 # encoder families' modules load only for their specs.
 MODEL_EXTRAS = ("model2vec", "joblib", "tqdm", "safetensors", "caas_tui.index.encoders.st",
@@ -102,6 +106,7 @@ def test_search_json(tmp_path: Path, project: Path) -> None:
     assert _loaded(mods, *WRITE_ONLY) == []
     assert "tantivy" not in mods  # the other lexical backend is imported only when chosen
     assert _loaded(mods, "rich") == []  # --json prints no table and (no tty) no progress bar
+    assert _loaded(mods, *REFRESH_ONLY) == []
 
 
 def test_search_query_loads_no_tokenizer_library(tmp_path: Path, project: Path) -> None:
@@ -126,7 +131,8 @@ def test_search_prose_query_reads_the_candidates_stored_token_ids(tmp_path: Path
 def test_search_bm25_loads_no_model(tmp_path: Path, project: Path) -> None:
     mods = _imported(tmp_path, "search", "--root", str(project), "--json", "--mode", "bm25", "parse")
     assert _loaded(mods, *FRONT_END_ONLY, *ON_REQUEST, *OTHER, "model2vec", "tokenizers") == []
-    assert _loaded(mods, *MODEL_EXTRAS, *BUILD_ONLY, *WRITE_ONLY, "caas_tui.index.encoders.plainstatic") == []
+    assert _loaded(mods, *MODEL_EXTRAS, *BUILD_ONLY, *WRITE_ONLY, *REFRESH_ONLY,
+                   "caas_tui.index.encoders.plainstatic") == []
 
 
 def test_search_after_an_edit_chunks_only_that_language(tmp_path: Path, project: Path) -> None:
@@ -139,6 +145,7 @@ def test_search_after_an_edit_chunks_only_that_language(tmp_path: Path, project:
     mods = _imported(tmp_path, "search", "--root", str(edited), "--json", "added_for_the_test")
     assert {"caas_tui.ingest.python", "caas_tui.graph.pyfacts"} <= mods
     assert set(WRITE_ONLY) <= mods  # the names test_search_json keeps out are the ones a write loads
+    assert {"caas_tui.index.refresh", "caas_tui.ingest"} <= mods  # and a refresh that chunks a file
     assert _loaded(mods, "caas_tui.ingest.markdown", "caas_tui.ingest.rst", "caas_tui.ingest.treesitter",
                    "tree_sitter", "caas_tui.graph.tsfacts", "caas_tui.graph.build", *MODEL_EXTRAS) == []
 

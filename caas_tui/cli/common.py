@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import TaskID
 
-    from caas_tui.index.refresh import Progress as ProgressFn
+    from caas_tui.index.refreshstats import Progress as ProgressFn
     from caas_tui.retrieve.engine import Engine
 
 

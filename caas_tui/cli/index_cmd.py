@@ -7,7 +7,7 @@ import json
 import time
 
 from caas_tui.cli.common import add_root, notify, open_engine
-from caas_tui.index.refresh import RefreshStats
+from caas_tui.index.refreshstats import RefreshStats
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

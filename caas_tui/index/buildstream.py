@@ -20,7 +20,8 @@ from caas_tui.graph import Fragment, FragmentLines
 from caas_tui.index.chunkdb import ChunkWriter
 from caas_tui.index.manifest import FileRecord, Manifest
 from caas_tui.index.protocols import Encoder, LexicalBackend, PreAnalyzed, VectorIndex
-from caas_tui.index.refresh import FragmentLine, OrderedVectors, Progress, RefreshStats, chunk_files
+from caas_tui.index.refresh import FragmentLine, OrderedVectors, chunk_files
+from caas_tui.index.refreshstats import Progress, RefreshStats
 from caas_tui.index.tokenids import token_blobs
 from caas_tui.models import Chunk, SourceFile
 

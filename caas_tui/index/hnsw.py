@@ -124,9 +124,9 @@ class UsearchVectorIndex:
         write_meta(directory, {**meta, "index_sha256": sha256(path)})
 
     @classmethod
-    def load(cls, directory: Path) -> UsearchVectorIndex:
+    def load(cls, directory: Path, meta: dict[str, Any] | None = None) -> UsearchVectorIndex:
         directory = Path(directory)
-        meta = read_meta(directory, cls.backend)
+        meta = read_meta(directory, cls.backend, meta)  # ``meta``: ids.json as the caller parsed it
         path = directory / USEARCH_FILE
         try:
             if sha256(path) != meta.get("index_sha256"):

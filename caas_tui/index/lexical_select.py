@@ -12,6 +12,7 @@ from typing import Any
 from caas_tui.config import LEXICAL_BACKENDS
 from caas_tui.errors import ConfigError
 from caas_tui.index.protocols import LexicalBackend
+from caas_tui.lazy import import_uncollected
 
 __all__ = ["LEXICAL_BACKENDS", "create_lexical", "open_lexical"]
 
@@ -25,9 +26,8 @@ def _backend(name: str) -> Any:  # the backend class; both have create/open clas
         except ImportError as exc:
             raise ConfigError("the tantivy lexical backend needs the tantivy package (pip install tantivy)") from exc
         return TantivyLexical
-    from caas_tui.index.lexical import WhooshLexical
-
-    return WhooshLexical
+    # imported here, on first use, without collector passes over Whoosh's objects as they are made
+    return import_uncollected("caas_tui.index.lexical").WhooshLexical
 
 
 def create_lexical(name: str, directory: Path) -> LexicalBackend:

@@ -19,7 +19,6 @@ from collections.abc import Iterable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
 from caas_tui.errors import IndexStoreError
-from caas_tui.ingest.gcpause import collector_paused
 from caas_tui.models import Chunk
 
 W = TypeVar("W")  # the engine's writer
@@ -85,6 +84,8 @@ class BufferedWriter(Generic[W]):
     def prepare(self) -> None:
         """Do the slow part of the next ``commit`` now: analyze and write the pending
         documents into the writer, where readers see nothing until ``commit``."""
+        from caas_tui.ingest.gcpause import collector_paused  # writers only (it loads caas_tui.ingest)
+
         with self._lock, collector_paused():
             self._feed_pending()
 
@@ -116,6 +117,8 @@ class BufferedWriter(Generic[W]):
     def commit(self) -> None:
         # The collector pauses while a writer is fed or committed: it would find no cycles
         # in postings and terms, and its passes over them were 15-20% of a Whoosh build.
+        from caas_tui.ingest.gcpause import collector_paused
+
         with self._lock, collector_paused():
             self._check_open()
             if self._writer is not None and self._stale:

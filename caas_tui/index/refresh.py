@@ -1,7 +1,8 @@
-"""What one refresh of the index reports, and what one source file becomes in it.
+"""What one source file becomes in the index when a refresh chunks it (the build path).
 
-Kept apart from ``store.py`` (which owns the files on disk and their locking) so the
-layers above can name a refresh's outcome without importing the store.
+Kept apart from ``store.py`` (which owns the files on disk and their locking). What a
+refresh reports and takes (``RefreshStats``, ``Progress``, ``Notify``) lives in
+``refreshstats.py``, so a search that finds the index clean never imports this module.
 """
 
 from __future__ import annotations
@@ -13,14 +14,16 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from caas_tui.graph import extract_fragment
 from caas_tui.index.protocols import Encoder
+from caas_tui.index.refreshstats import Notify as Notify  # re-exported: older importers name them here
+from caas_tui.index.refreshstats import Progress as Progress
+from caas_tui.index.refreshstats import RefreshStats, embed_text
 from caas_tui.limits import LARGE_FILE_BYTES, MAX_CHUNKS_PER_FILE
 from caas_tui.models import Chunk, SourceFile
-from caas_tui.sources import Skipped
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -29,40 +32,10 @@ if TYPE_CHECKING:
 
     from caas_tui.graph import Fragment
 
-Progress = Callable[[str, int, int], None]  # (stage, done, total)
-Notify = Callable[[str], None]
-
 # A worker process pays ~0.5 s of CPU to start and import the chunkers: only a big batch
 # (a first index, a branch switch) is worth it; a save or two is chunked in this process.
 POOL_MIN_FILES = 200
 POOL_MIN_BYTES = 3_000_000
-
-_EMBED_CHARS = 4000  # a static model averages token vectors: past this, more text only dilutes
-
-def embed_text(chunk: Chunk) -> str:
-    return (chunk.context_header() + "\n" + chunk.text)[:_EMBED_CHARS]
-
-
-
-@dataclass(slots=True)
-class RefreshStats:
-    """What one refresh or rebuild did: files and chunks added, changed, removed, skipped."""
-
-    added: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    chunks_added: int = 0
-    chunks_removed: int = 0
-    skipped: list[Skipped] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    rebuilt: bool = False
-    reloaded: bool = False  # another process had changed the index; it was re-read
-    seconds: float = 0.0
-
-    @property
-    def changed_any(self) -> bool:
-        return bool(self.added or self.changed or self.removed or self.reloaded or self.rebuilt)
-
 
 
 def chunk_bounded(src: SourceFile, stats: RefreshStats) -> tuple[list[Chunk], Fragment]:

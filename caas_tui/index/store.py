@@ -30,7 +30,7 @@ from caas_tui.index.manifest import (
     write_manifest,
 )
 from caas_tui.index.protocols import Encoder, LexicalBackend, VectorIndex
-from caas_tui.index.refresh import RefreshStats, embed_text
+from caas_tui.index.refreshstats import RefreshStats, embed_text
 from caas_tui.index.vectors import load_vector_index, make_vector_index
 from caas_tui.sources import Skipped, discover, load
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from caas_tui.graph import Fragment, SymbolGraph
-    from caas_tui.index.refresh import Notify, Progress
+    from caas_tui.index.refreshstats import Notify, Progress
     from caas_tui.models import Chunk, SourceFile
     from caas_tui.sources import Discovery, FileEntry
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from caas_tui.index.refresh import embed_text
+from caas_tui.index.refreshstats import embed_text
 from caas_tui.models import Chunk
 
 if TYPE_CHECKING:

@@ -91,12 +91,16 @@ def write_meta(directory: Path, meta: dict[str, Any]) -> None:
     atomic_write(directory / IDS_FILE, lambda handle: handle.write(payload))
 
 
-def read_meta(directory: Path, backend: str) -> dict[str, Any]:
+def read_meta(directory: Path, backend: str, meta: Any = None) -> dict[str, Any]:
+    """``ids.json`` of ``directory``, checked to be a current ``backend`` index. ``meta``: the file
+    as the caller already parsed it (checked the same way): at stdlib scale it lists ~15k ids, and
+    parsing it once per reader, not once to find the backend and again to load, saves ~2 ms a search."""
     path = directory / IDS_FILE
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise IndexStoreError(f"vector index {path} is missing or unreadable ({exc})") from exc
+    if meta is None:
+        try:
+            meta = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise IndexStoreError(f"vector index {path} is missing or unreadable ({exc})") from exc
     if not isinstance(meta, dict) or meta.get("version") != FORMAT_VERSION or meta.get("backend") != backend:
         raise IndexStoreError(f"vector index {path} is not a version-{FORMAT_VERSION} {backend} index")
     return meta

@@ -165,9 +165,10 @@ class ExactVectorIndex:
         return {}
 
     @classmethod
-    def load(cls, directory: Path) -> ExactVectorIndex:
+    def load(cls, directory: Path, meta: dict[str, Any] | None = None) -> ExactVectorIndex:
+        """``meta``: ``ids.json`` already parsed by the caller (``load_vector_index``), else read here."""
         directory = Path(directory)
-        meta = _read_meta(directory, cls.backend)
+        meta = _read_meta(directory, cls.backend, meta)
         path = directory / VECTORS_FILE
         try:
             if _sha256(path) != meta.get("vectors_sha256"):
@@ -354,13 +355,13 @@ class ClusteredVectorIndex(ExactVectorIndex):
         return {"clusters_sha256": _sha256(path), "trained_at": self._trained_at}
 
     @classmethod
-    def load(cls, directory: Path) -> ClusteredVectorIndex:
-        index = super().load(directory)
+    def load(cls, directory: Path, meta: dict[str, Any] | None = None) -> ClusteredVectorIndex:
+        meta = _read_meta(Path(directory), cls.backend, meta)  # once, for the matrix and the lists
+        index = super().load(directory, meta)
         assert isinstance(index, ClusteredVectorIndex)
         path = Path(directory) / CLUSTERS_FILE
         if not path.exists():
             return index
-        meta = _read_meta(Path(directory), cls.backend)
         try:
             if _sha256(path) != meta.get("clusters_sha256"):
                 raise IndexStoreError(f"vector index {path} does not match {IDS_FILE}; rebuild the index")
@@ -395,10 +396,11 @@ def load_vector_index(directory: Path) -> VectorIndex:
     """Reopen whichever backend ``save`` wrote into ``directory``."""
     meta_path = Path(directory) / IDS_FILE
     try:
-        backend = json.loads(meta_path.read_text(encoding="utf-8")).get("backend")
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        backend = meta.get("backend")
     except (OSError, ValueError, AttributeError) as exc:
         raise IndexStoreError(f"vector index {meta_path} is missing or unreadable ({exc})") from exc
     for cls in (ExactVectorIndex, ClusteredVectorIndex, UsearchVectorIndex):
         if backend == cls.backend:
-            return cls.load(Path(directory))
+            return cls.load(Path(directory), meta)  # the backend's loader checks it, without re-reading
     raise IndexStoreError(f"vector index {meta_path} names an unknown backend {backend!r}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 
 from caas_tui.errors import CaasError
-from caas_tui.index.refresh import RefreshStats
+from caas_tui.index.refreshstats import RefreshStats
 from caas_tui.retrieve.engine import Engine
 from caas_tui.review.decisions import StaleVerdict, VerdictStore, update_staleness
 

@@ -23,7 +23,7 @@ from typing import Protocol
 from watchfiles import Change, awatch
 
 from caas_tui.errors import CaasError
-from caas_tui.index.refresh import RefreshStats
+from caas_tui.index.refreshstats import RefreshStats
 from caas_tui.live.freshness import mark_stale
 from caas_tui.live.paths import PathRules, ProjectFilter, Targets
 from caas_tui.retrieve.engine import Engine

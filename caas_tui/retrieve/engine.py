@@ -13,7 +13,7 @@ from caas_tui.config import Config, load_config
 from caas_tui.errors import CaasError, PathOutsideRoot, ProjectError
 from caas_tui.index.chunkdb import CorruptChunkStore
 from caas_tui.index.protocols import Encoder
-from caas_tui.index.refresh import Notify, Progress, RefreshStats, embed_text
+from caas_tui.index.refreshstats import Notify, Progress, RefreshStats, embed_text
 from caas_tui.index.store import IndexStore
 from caas_tui.limits import MAX_SPAN_CHARS
 from caas_tui.models import KINDS, Chunk, Hit, Kind
@@ -22,7 +22,6 @@ from caas_tui.retrieve.diversity import drop_twins
 from caas_tui.retrieve.pinning import pin_exact
 from caas_tui.retrieve.ranking import DEFAULT_POLICY, RankPolicy, fuse
 from caas_tui.retrieve.request import SearchRequest, SearchResult, as_kinds, as_mode
-from caas_tui.retrieve.rerank import Reranker, RerankOutcome, RerankUnavailable, load_reranker
 from caas_tui.retrieve.symbols import SymbolTable
 from caas_tui.retrieve.tokenstage import TokenCache
 from caas_tui.sources import Discovery
@@ -32,6 +31,15 @@ if TYPE_CHECKING:
     from caas_tui.graph import SymbolGraph
     from caas_tui.retrieve.chain import Chain
     from caas_tui.retrieve.expand import NodeChunks
+    from caas_tui.retrieve.rerank import Reranker
+
+
+def load_reranker() -> Reranker:
+    """The default re-ranker (``retrieve/rerank.py``, imported here on first use: a search that
+    does not re-rank never loads it); tests replace this name to simulate a missing extra."""
+    from caas_tui.retrieve.rerank import load_reranker as load
+
+    return load()
 
 
 class Engine:
@@ -192,6 +200,8 @@ class Engine:
 
     # -- re-ranking (retrieve/rerank.py) ---------------------------------------------
     def _run_reranked(self, request: SearchRequest) -> SearchResult:
+        from caas_tui.retrieve.rerank import RerankOutcome, RerankUnavailable  # --rerank only
+
         with self._lock:
             if self.reranker is None:
                 try:

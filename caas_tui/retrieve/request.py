@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from caas_tui.errors import CaasError
 from caas_tui.limits import MAX_QUERY_CHARS
 from caas_tui.models import KINDS, MODES, Hit, Kind, Mode
-from caas_tui.retrieve.rerank import RerankOutcome
+
+if TYPE_CHECKING:  # only a re-ranked search makes one: the module loads with the re-ranker
+    from caas_tui.retrieve.rerank import RerankOutcome
 
 
 def as_mode(value: str) -> Mode:
