@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,22 @@ def verdict_containing(pairs: list[tuple[Claim, Verdict]], part: str) -> Verdict
     hits = [v for c, v in pairs if part in c.text]
     assert len(hits) == 1, (part, [c.text for c, _ in pairs])
     return hits[0]
+
+
+def review_written(root: Path, files: Mapping[str, str], docs: Sequence[str]) -> list[tuple[Claim, Verdict]]:
+    """Write ``files`` under ``root``, index the project and review each of ``docs`` with the
+    static reviewer: every (claim, verdict) pair, in order."""
+    from caas_tui.retrieve.engine import Engine
+    from caas_tui.review.runner import review_doc
+    from caas_tui.review.static import StaticReviewer
+
+    for rel, text in files.items():
+        write(root, rel, text)
+    eng = Engine.open(root)
+    try:
+        return [pair for doc in docs for pair in review_doc(eng, doc, StaticReviewer()).pairs()]
+    finally:
+        eng.close()
 
 
 @pytest.fixture()

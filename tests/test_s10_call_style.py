@@ -10,11 +10,8 @@ from __future__ import annotations
 import pytest
 
 from caas_tui.models import Claim, Verdict
-from caas_tui.retrieve.engine import Engine
-from caas_tui.review.runner import review_doc
-from caas_tui.review.static import StaticReviewer
 
-from .conftest import write
+from .conftest import review_written, verdict_containing
 
 FLAGS = ("contradicted", "incomplete")
 
@@ -92,46 +89,39 @@ async def main():
 @pytest.fixture(scope="module")
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Claim, Verdict]]:
     root = tmp_path_factory.mktemp("shop") / "proj"
-    for rel, text in {"shop/__init__.py": '"""Shop."""\nfrom shop.client import Client\n', "shop/client.py": CODE,
-                      "docs/guide.md": GUIDE, "README.md": "# shop\n"}.items():
-        write(root, rel, text)
-    eng = Engine.open(root)
-    try:
-        return review_doc(eng, "docs/guide.md", StaticReviewer()).pairs()
-    finally:
-        eng.close()
-
-
-def _verdict(reviewed: list[tuple[Claim, Verdict]], part: str) -> Verdict:
-    hits = [v for c, v in reviewed if part in c.text]
-    assert len(hits) == 1, (part, [c.text for c, _ in reviewed])
-    return hits[0]
+    files = {
+        "shop/__init__.py": '"""Shop."""\nfrom shop.client import Client\n',
+        "shop/client.py": CODE,
+        "docs/guide.md": GUIDE,
+        "README.md": "# shop\n",
+    }
+    return review_written(root, files, ["docs/guide.md"])
 
 
 def test_async_claims_against_the_definition(reviewed) -> None:
-    wrong = _verdict(reviewed, "`Client.get()` is a coroutine")
+    wrong = verdict_containing(reviewed, "`Client.get()` is a coroutine")
     assert wrong.verdict == "contradicted" and "plain `def`" in wrong.rationale, wrong.rationale
-    assert _verdict(reviewed, "`Client.fetch()` is a coroutine").verdict == "consistent"
-    sync = _verdict(reviewed, "`Client.fetch` is synchronous")
+    assert verdict_containing(reviewed, "`Client.fetch()` is a coroutine").verdict == "consistent"
+    sync = verdict_containing(reviewed, "`Client.fetch` is synchronous")
     assert sync.verdict == "contradicted" and "async def" in sync.rationale, sync.rationale
-    assert _verdict(reviewed, "`Client.get` is synchronous").verdict == "consistent"
+    assert verdict_containing(reviewed, "`Client.get` is synchronous").verdict == "consistent"
 
 
 def test_a_plain_def_handing_back_a_coroutine_is_no_answer(reviewed) -> None:
-    v = _verdict(reviewed, "`Client.send()` must be awaited")
+    v = verdict_containing(reviewed, "`Client.send()` must be awaited")
     assert v.verdict == "unverified", v.rationale
 
 
 def test_static_and_class_methods(reviewed) -> None:
-    wrong = _verdict(reviewed, "`Client.from_env()` is a static method")
+    wrong = verdict_containing(reviewed, "`Client.from_env()` is a static method")
     assert wrong.verdict == "contradicted" and "classmethod" in wrong.rationale, wrong.rationale
-    assert _verdict(reviewed, "`Client.from_env()` is a class method").verdict == "consistent"
+    assert verdict_containing(reviewed, "`Client.from_env()` is a class method").verdict == "consistent"
 
 
 def test_await_in_code_blocks(reviewed) -> None:
-    awaited = _verdict(reviewed, 'data = await client.get("/a")')
+    awaited = verdict_containing(reviewed, 'data = await client.get("/a")')
     assert awaited.verdict == "contradicted" and "TypeError" in awaited.rationale, awaited.rationale
-    unawaited = _verdict(reviewed, 'print(client.fetch("/b").decode())')
+    unawaited = verdict_containing(reviewed, 'print(client.fetch("/b").decode())')
     assert unawaited.verdict == "contradicted" and "coroutine" in unawaited.rationale, unawaited.rationale
-    fine = _verdict(reviewed, 'body = await client.fetch("/b")')
+    fine = verdict_containing(reviewed, 'body = await client.fetch("/b")')
     assert fine.verdict not in FLAGS, fine.rationale

@@ -233,8 +233,8 @@ def verdicts(tmp_path_factory):
         for doc in DOCS:
             claims = [c for c in extract_claims(doc, (root / doc).read_text()) if c.kind == "code"]
             got = ExecuteReviewer(limits=Limits(block_seconds=10, doc_seconds=60)).review(claims, engine)
-            out[doc] = [(c, v) for c, v in zip(claims, got, strict=True) if c.text.lstrip().startswith((">>>", "from",
-                                                                                                       "backend", "other"))]
+            shown = (">>>", "from", "backend", "other")
+            out[doc] = [(c, v) for c, v in zip(claims, got, strict=True) if c.text.lstrip().startswith(shown)]
     finally:
         engine.close()
     return out

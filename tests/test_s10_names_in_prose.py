@@ -10,11 +10,8 @@ from __future__ import annotations
 import pytest
 
 from caas_tui.models import Claim, Verdict
-from caas_tui.retrieve.engine import Engine
-from caas_tui.review.runner import review_doc
-from caas_tui.review.static import StaticReviewer
 
-from .conftest import write
+from .conftest import review_written, verdict_starting
 
 FLAGS = ("contradicted", "incomplete")
 
@@ -71,46 +68,39 @@ The loader to use is `load_boards`.
 @pytest.fixture(scope="module")
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Claim, Verdict]]:
     root = tmp_path_factory.mktemp("boards") / "proj"
-    for rel, text in {"boards/__init__.py": '"""Boards."""\n',
-                      "boards/core.py": CODE, "docs/guide.md": GUIDE, "README.md": "# boards\n"}.items():
-        write(root, rel, text)
-    eng = Engine.open(root)
-    try:
-        return review_doc(eng, "docs/guide.md", StaticReviewer()).pairs()
-    finally:
-        eng.close()
-
-
-def _verdict(reviewed: list[tuple[Claim, Verdict]], part: str) -> Verdict:
-    hits = [v for c, v in reviewed if c.text.strip().startswith(part)]
-    assert len(hits) == 1, (part, [c.text for c, _ in reviewed])
-    return hits[0]
+    files = {
+        "boards/__init__.py": '"""Boards."""\n',
+        "boards/core.py": CODE,
+        "docs/guide.md": GUIDE,
+        "README.md": "# boards\n",
+    }
+    return review_written(root, files, ["docs/guide.md"])
 
 
 def test_a_keyword_passed_to_a_callable_must_be_its_parameter(reviewed) -> None:
-    v = _verdict(reviewed, "Pass `wrap=True` to `Board.put`")
+    v = verdict_starting(reviewed, "Pass `wrap=True` to `Board.put`")
     assert v.verdict == "contradicted" and "no parameter `wrap`" in v.rationale, v.rationale
-    assert _verdict(reviewed, "Pass `wrap=True` to `Board` ").verdict not in FLAGS
-    near = _verdict(reviewed, "Pass `limits=10`")
+    assert verdict_starting(reviewed, "Pass `wrap=True` to `Board` ").verdict not in FLAGS
+    near = verdict_starting(reviewed, "Pass `limits=10`")
     assert near.verdict == "contradicted" and "did you mean `limit`" in near.rationale, near.rationale
 
 
 def test_an_unbound_instance_call_is_the_projects_one_method_of_that_name(reviewed) -> None:
-    v = _verdict(reviewed, "Call `b.occupied(3)`")
+    v = verdict_starting(reviewed, "Call `b.occupied(3)`")
     assert v.verdict == "contradicted", v.rationale
     assert "Board.occupied" in v.rationale
-    assert _verdict(reviewed, "Call `b.occupied()`").verdict not in FLAGS
+    assert verdict_starting(reviewed, "Call `b.occupied()`").verdict not in FLAGS
 
 
 def test_a_common_method_name_says_nothing_about_the_project(reviewed) -> None:
-    v = _verdict(reviewed, "Call `f.write(data)`")
+    v = verdict_starting(reviewed, "Call `f.write(data)`")
     assert v.verdict not in FLAGS, v.rationale
     assert "Board" not in v.rationale
 
 
 def test_a_name_listed_in_all_is_a_symbol_not_a_key(reviewed) -> None:
-    v = _verdict(reviewed, "`load_boards` raises `KeyError`")
+    v = verdict_starting(reviewed, "`load_boards` raises `KeyError`")
     assert v.verdict == "contradicted", v.rationale
-    assert _verdict(reviewed, "`load_boards` raises `ValueError`").verdict == "consistent"
-    named = _verdict(reviewed, "The loader to use is")
+    assert verdict_starting(reviewed, "`load_boards` raises `ValueError`").verdict == "consistent"
+    named = verdict_starting(reviewed, "The loader to use is")
     assert "`load_boards` exists" in named.rationale, named.rationale

@@ -9,11 +9,8 @@ from __future__ import annotations
 import pytest
 
 from caas_tui.models import Claim, Verdict
-from caas_tui.retrieve.engine import Engine
-from caas_tui.review.runner import review_doc
-from caas_tui.review.static import StaticReviewer
 
-from .conftest import write
+from .conftest import review_written, verdict_starting
 
 CODE = '''
 """Boxes."""
@@ -62,35 +59,28 @@ GUIDE = """\
 @pytest.fixture(scope="module")
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Claim, Verdict]]:
     root = tmp_path_factory.mktemp("boxes") / "proj"
-    for rel, text in {"boxes/__init__.py": '"""Boxes."""\nfrom boxes.core import Box, Point, make_point\n', "boxes/core.py": CODE,
-                      "docs/guide.md": GUIDE, "README.md": "# boxes\n"}.items():
-        write(root, rel, text)
-    eng = Engine.open(root)
-    try:
-        return review_doc(eng, "docs/guide.md", StaticReviewer()).pairs()
-    finally:
-        eng.close()
-
-
-def _verdict(reviewed: list[tuple[Claim, Verdict]], part: str) -> Verdict:
-    hits = [v for c, v in reviewed if c.text.strip().startswith(part)]
-    assert len(hits) == 1, (part, [c.text for c, _ in reviewed])
-    return hits[0]
+    files = {
+        "boxes/__init__.py": '"""Boxes."""\nfrom boxes.core import Box, Point, make_point\n',
+        "boxes/core.py": CODE,
+        "docs/guide.md": GUIDE,
+        "README.md": "# boxes\n",
+    }
+    return review_written(root, files, ["docs/guide.md"])
 
 
 def test_a_property_read_through_self_is_in_reach(reviewed) -> None:
-    v = _verdict(reviewed, "`Box.doubled()` raises `ValueError`")
+    v = verdict_starting(reviewed, "`Box.doubled()` raises `ValueError`")
     assert v.verdict not in ("contradicted", "incomplete"), v.rationale
     assert "`Box.doubled` raises `ValueError`" in v.rationale
 
 
 def test_an_exception_nothing_in_reach_raises_is_still_contradicted(reviewed) -> None:
-    v = _verdict(reviewed, "`Box.doubled()` raises `KeyError`")
+    v = verdict_starting(reviewed, "`Box.doubled()` raises `KeyError`")
     assert v.verdict == "contradicted", v.rationale
     assert "ValueError" in v.rationale
 
 
 def test_a_dataclass_post_init_is_in_reach(reviewed) -> None:
-    v = _verdict(reviewed, "`make_point(-1)` raises `ValueError`")
+    v = verdict_starting(reviewed, "`make_point(-1)` raises `ValueError`")
     assert v.verdict not in ("contradicted", "incomplete"), v.rationale
     assert "`make_point` raises `ValueError`" in v.rationale, v.rationale

@@ -11,11 +11,8 @@ from __future__ import annotations
 import pytest
 
 from caas_tui.models import Claim, Verdict
-from caas_tui.retrieve.engine import Engine
-from caas_tui.review.runner import review_doc
-from caas_tui.review.static import StaticReviewer
 
-from .conftest import write
+from .conftest import review_written, verdict_starting
 
 FLAGS = ("contradicted", "incomplete")
 
@@ -74,46 +71,39 @@ A `percent` outside the range is ignored by `Range`.
 @pytest.fixture(scope="module")
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Claim, Verdict]]:
     root = tmp_path_factory.mktemp("tiles") / "proj"
-    for rel, text in {"tiles/__init__.py": '"""Tiles."""\nfrom tiles.core import Layer, Range, Tile\n',
-                      "tiles/core.py": CODE, "docs/guide.md": GUIDE, "README.md": "# tiles\n"}.items():
-        write(root, rel, text)
-    eng = Engine.open(root)
-    try:
-        return review_doc(eng, "docs/guide.md", StaticReviewer()).pairs()
-    finally:
-        eng.close()
-
-
-def _verdict(reviewed: list[tuple[Claim, Verdict]], part: str) -> Verdict:
-    hits = [v for c, v in reviewed if c.text.strip().startswith(part)]
-    assert len(hits) == 1, (part, [c.text for c, _ in reviewed])
-    return hits[0]
+    files = {
+        "tiles/__init__.py": '"""Tiles."""\nfrom tiles.core import Layer, Range, Tile\n',
+        "tiles/core.py": CODE,
+        "docs/guide.md": GUIDE,
+        "README.md": "# tiles\n",
+    }
+    return review_written(root, files, ["docs/guide.md"])
 
 
 def test_clamping_claimed_where_the_code_raises(reviewed) -> None:
-    v = _verdict(reviewed, "A negative `zoom` is clamped")
+    v = verdict_starting(reviewed, "A negative `zoom` is clamped")
     assert v.verdict == "contradicted", v.rationale
     assert "ValueError" in v.rationale and "zoom < 0" in v.rationale
-    both = _verdict(reviewed, "A `percent` outside the range is ignored")
+    both = verdict_starting(reviewed, "A `percent` outside the range is ignored")
     assert both.verdict == "contradicted", both.rationale
 
 
 def test_the_side_the_code_clamps_and_negations_are_left_alone(reviewed) -> None:
     for part in ("A `zoom` above 20 is clamped", "`Tile` does not clamp", "A `zoom` below 0 raises"):
-        assert _verdict(reviewed, part).verdict not in FLAGS, part
+        assert verdict_starting(reviewed, part).verdict not in FLAGS, part
 
 
 def test_raising_claimed_where_the_code_clamps(reviewed) -> None:
-    v = _verdict(reviewed, "A `zoom` above 20 raises")
+    v = verdict_starting(reviewed, "A `zoom` above 20 raises")
     assert v.verdict == "contradicted", v.rationale
     assert "min(" in v.rationale
 
 
 def test_a_check_in_a_helper_is_no_answer(reviewed) -> None:
-    assert _verdict(reviewed, "A negative `level` is clamped").verdict not in FLAGS
+    assert verdict_starting(reviewed, "A negative `level` is clamped").verdict not in FLAGS
 
 
 def test_attributes_bound_by_tuple_assignment_exist(reviewed) -> None:
-    wrong = _verdict(reviewed, "`Tile.zoom` defaults to 10")
+    wrong = verdict_starting(reviewed, "`Tile.zoom` defaults to 10")
     assert wrong.verdict == "contradicted" and "does not exist" not in wrong.rationale, wrong.rationale
-    assert _verdict(reviewed, "`Tile.zoom` defaults to 12").verdict not in FLAGS
+    assert verdict_starting(reviewed, "`Tile.zoom` defaults to 12").verdict not in FLAGS

@@ -11,11 +11,8 @@ from __future__ import annotations
 import pytest
 
 from caas_tui.models import Claim, Verdict
-from caas_tui.retrieve.engine import Engine
-from caas_tui.review.runner import review_doc
-from caas_tui.review.static import StaticReviewer
 
-from .conftest import write
+from .conftest import review_written, verdict_starting
 
 FLAGS = ("contradicted", "incomplete")
 
@@ -127,76 +124,68 @@ Check what `Board.put` returns: if it returns the board, chain calls.
 @pytest.fixture(scope="module")
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Claim, Verdict]]:
     root = tmp_path_factory.mktemp("boards") / "proj"
-    for rel, text in {"boards/__init__.py": '"""Boards."""\n', "boards/core.py": CODE, "docs/guide.md": GUIDE,
-                      "README.md": "# boards\n"}.items():
-        write(root, rel, text)
-    eng = Engine.open(root)
-    try:
-        pairs = review_doc(eng, "docs/guide.md", StaticReviewer()).pairs()
-        pairs += review_doc(eng, "boards/core.py", StaticReviewer()).pairs()
-        return pairs
-    finally:
-        eng.close()
-
-
-def _verdict(reviewed: list[tuple[Claim, Verdict]], part: str) -> Verdict:
-    hits = [v for c, v in reviewed if c.text.strip().startswith(part)]
-    assert len(hits) == 1, (part, [c.text for c, _ in reviewed])
-    return hits[0]
+    files = {
+        "boards/__init__.py": '"""Boards."""\n',
+        "boards/core.py": CODE,
+        "docs/guide.md": GUIDE,
+        "README.md": "# boards\n",
+    }
+    return review_written(root, files, ["docs/guide.md", "boards/core.py"])
 
 
 def test_a_value_returned_by_a_method_that_returns_nothing_is_contradicted(reviewed) -> None:
-    v = _verdict(reviewed, "`Board.put(key, value)` returns the board")
+    v = verdict_starting(reviewed, "`Board.put(key, value)` returns the board")
     assert v.verdict == "contradicted", v.rationale
     assert "returns nothing" in v.rationale and "-> None" in v.rationale
-    unannotated = _verdict(reviewed, "`Board.clear()` returns")
+    unannotated = verdict_starting(reviewed, "`Board.clear()` returns")
     assert unannotated.verdict == "contradicted", unannotated.rationale
     assert "no `return`" in unannotated.rationale
 
 
 def test_a_method_that_returns_self_is_not_flagged(reviewed) -> None:
-    assert _verdict(reviewed, "`Board.place(key, value)` returns the board").verdict not in FLAGS
+    assert verdict_starting(reviewed, "`Board.place(key, value)` returns the board").verdict not in FLAGS
 
 
 def test_hooks_overrides_abstract_methods_negations_and_conditions_are_left_alone(reviewed) -> None:
-    for part in ("`Board.hook(key)` returns", "`Board.render()` returns", "`Base.build()` returns", "Calling `Board.flush()` returns",
-                 "`Board.put(key, value)` never returns", "Check what `Board.put` returns"):
-        assert _verdict(reviewed, part).verdict not in FLAGS, part
+    for part in ("`Board.hook(key)` returns", "`Board.render()` returns", "`Base.build()` returns",
+                 "Calling `Board.flush()` returns", "`Board.put(key, value)` never returns",
+                 "Check what `Board.put` returns"):
+        assert verdict_starting(reviewed, part).verdict not in FLAGS, part
 
 
 def test_a_count_is_not_a_truth_value(reviewed) -> None:
-    v = _verdict(reviewed, "`Board.has_cells()` returns the number")
+    v = verdict_starting(reviewed, "`Board.has_cells()` returns the number")
     assert v.verdict == "contradicted", v.rationale
     assert "bool" in v.rationale
-    assert _verdict(reviewed, "`Board.occupied()` returns the number").verdict not in FLAGS
+    assert verdict_starting(reviewed, "`Board.occupied()` returns the number").verdict not in FLAGS
 
 
 def test_whether_is_a_truth_value(reviewed) -> None:
-    v = _verdict(reviewed, "`Board.width()` returns whether")
+    v = verdict_starting(reviewed, "`Board.width()` returns whether")
     assert v.verdict == "contradicted", v.rationale
-    ok = _verdict(reviewed, "`Board.has_cells()` returns whether")
+    ok = verdict_starting(reviewed, "`Board.has_cells()` returns whether")
     assert ok.verdict == "consistent", ok.rationale
 
 
 def test_a_returns_field_of_a_function_that_returns_nothing(reviewed) -> None:
-    v = _verdict(reviewed, "Returns:")
+    v = verdict_starting(reviewed, "Returns:")
     assert v.verdict == "contradicted", v.rationale
     assert "reset_all" in v.rationale
 
 
 def test_what_a_callable_takes_against_its_signature(reviewed) -> None:
-    v = _verdict(reviewed, "`Board.occupied` takes the cell")
+    v = verdict_starting(reviewed, "`Board.occupied` takes the cell")
     assert v.verdict == "contradicted", v.rationale
     assert "no parameter" in v.rationale
-    assert _verdict(reviewed, "`Board.width` takes no arguments").verdict == "consistent"
-    required = _verdict(reviewed, "`Board.cell` takes no arguments")
+    assert verdict_starting(reviewed, "`Board.width` takes no arguments").verdict == "consistent"
+    required = verdict_starting(reviewed, "`Board.cell` takes no arguments")
     assert required.verdict == "contradicted" and "`key`" in required.rationale
 
 
 def test_which_argument_is_meant_is_not_claimed_checked(reviewed) -> None:
-    v = _verdict(reviewed, "`Board.cell` takes the key")
+    v = verdict_starting(reviewed, "`Board.cell` takes the key")
     assert v.verdict == "unverified", v.rationale
     assert "parameter names were not" in v.rationale
-    idiom = _verdict(reviewed, "`Board.occupied` takes a moment")
+    idiom = verdict_starting(reviewed, "`Board.occupied` takes a moment")
     assert idiom.verdict == "unverified", idiom.rationale  # what it does, not what it is passed
     assert "what `Board.occupied` does" in idiom.rationale

@@ -13,12 +13,9 @@ from pathlib import Path
 import pytest
 
 from caas_tui.models import Claim, Verdict
-from caas_tui.retrieve.engine import Engine
-from caas_tui.review.runner import review_doc
-from caas_tui.review.static import StaticReviewer
 from caas_tui.review.static.naming.settingnames import near_miss
 
-from .conftest import write
+from .conftest import review_written, verdict_containing
 
 FLAGS = ("contradicted", "incomplete")
 
@@ -70,15 +67,13 @@ Call `copy(src, dst)` to copy a file.
 
 
 def _review(root: Path, code: str) -> list[tuple[Claim, Verdict]]:
-    files = {"shop/__init__.py": '"""Shop."""\nfrom shop.core import copy, load\n', "shop/core.py": code,
-             "docs/guide.md": GUIDE, "README.md": "# shop\n"}
-    for rel, text in files.items():
-        write(root, rel, text)
-    eng = Engine.open(root)
-    try:
-        return review_doc(eng, "docs/guide.md", StaticReviewer()).pairs()
-    finally:
-        eng.close()
+    files = {
+        "shop/__init__.py": '"""Shop."""\nfrom shop.core import copy, load\n',
+        "shop/core.py": code,
+        "docs/guide.md": GUIDE,
+        "README.md": "# shop\n",
+    }
+    return review_written(root, files, ["docs/guide.md"])
 
 
 @pytest.fixture(scope="module")
@@ -86,44 +81,38 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Claim, Verd
     return _review(tmp_path_factory.mktemp("shop") / "proj", CODE)
 
 
-def _verdict(reviewed: list[tuple[Claim, Verdict]], part: str) -> Verdict:
-    hits = [v for c, v in reviewed if part in c.text]
-    assert len(hits) == 1, (part, [c.text for c, _ in reviewed])
-    return hits[0]
-
-
 def test_environment_variables_against_what_the_code_reads(reviewed) -> None:
-    wrong = _verdict(reviewed, "`SHOP_TOKEN`")
+    wrong = verdict_containing(reviewed, "`SHOP_TOKEN`")
     assert wrong.verdict == "contradicted" and "SHOP_API_TOKEN" in wrong.rationale, wrong.rationale
     assert wrong.evidence and wrong.evidence[0].path == "shop/core.py"
-    assert _verdict(reviewed, "`SHOP_API_TOKEN`").verdict == "consistent"
-    assert _verdict(reviewed, "`HTTPS_PROXY`").verdict not in FLAGS  # no near-miss: maybe a library's
+    assert verdict_containing(reviewed, "`SHOP_API_TOKEN`").verdict == "consistent"
+    assert verdict_containing(reviewed, "`HTTPS_PROXY`").verdict not in FLAGS  # no near-miss: maybe a library's
 
 
 def test_shell_exports(reviewed) -> None:
-    wrong = _verdict(reviewed, "export SHOP_LOGLEVEL=")
+    wrong = verdict_containing(reviewed, "export SHOP_LOGLEVEL=")
     assert wrong.verdict == "contradicted" and "SHOP_LOG_LEVEL" in wrong.rationale, wrong.rationale
-    assert _verdict(reviewed, "export SHOP_LOG_LEVEL=").verdict not in FLAGS
+    assert verdict_containing(reviewed, "export SHOP_LOG_LEVEL=").verdict not in FLAGS
 
 
 def test_configuration_keys(reviewed) -> None:
-    wrong = _verdict(reviewed, "The `request_timout` key")
+    wrong = verdict_containing(reviewed, "The `request_timout` key")
     assert wrong.verdict == "contradicted" and "request_timeout" in wrong.rationale, wrong.rationale
-    assert _verdict(reviewed, "The `request_timeout` key").verdict not in FLAGS
+    assert verdict_containing(reviewed, "The `request_timeout` key").verdict not in FLAGS
 
 
 def test_arguments_in_another_order(reviewed) -> None:
-    wrong = _verdict(reviewed, "`copy(dst, src)`")
+    wrong = verdict_containing(reviewed, "`copy(dst, src)`")
     assert wrong.verdict == "contradicted" and "`src`, `dst` in that order" in wrong.rationale, wrong.rationale
     assert wrong.fix is not None
-    assert _verdict(reviewed, "`copy(src, dst)`").verdict not in FLAGS
+    assert verdict_containing(reviewed, "`copy(src, dst)`").verdict not in FLAGS
 
 
 def test_names_built_at_run_time_give_no_answer(tmp_path: Path) -> None:
     built = CODE.replace('os.getenv("SHOP_LOG_LEVEL", "info")', 'os.getenv(PREFIX + "LOG_LEVEL", "info")')
     built = built.replace('import os\n', 'import os\n\nPREFIX = "SHOP_"\n')
     pairs = _review(tmp_path / "proj", built)
-    assert _verdict(pairs, "`SHOP_TOKEN`").verdict not in FLAGS
+    assert verdict_containing(pairs, "`SHOP_TOKEN`").verdict not in FLAGS
 
 
 def test_near_miss() -> None:

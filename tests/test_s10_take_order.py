@@ -9,11 +9,8 @@ from __future__ import annotations
 import pytest
 
 from caas_tui.models import Claim, Verdict
-from caas_tui.retrieve.engine import Engine
-from caas_tui.review.runner import review_doc
-from caas_tui.review.static import StaticReviewer
 
-from .conftest import write
+from .conftest import review_written, verdict_starting
 
 FLAGS = ("contradicted", "incomplete")
 
@@ -105,39 +102,32 @@ GUIDE = """\
 @pytest.fixture(scope="module")
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Claim, Verdict]]:
     root = tmp_path_factory.mktemp("queues") / "proj"
-    for rel, text in {"lines/__init__.py": '"""Lines."""\nfrom lines.core import Both, Heap, Line, Mailbox, Stack\n',
-                      "lines/core.py": CODE, "docs/guide.md": GUIDE, "README.md": "# lines\n"}.items():
-        write(root, rel, text)
-    eng = Engine.open(root)
-    try:
-        return review_doc(eng, "docs/guide.md", StaticReviewer()).pairs()
-    finally:
-        eng.close()
-
-
-def _verdict(reviewed: list[tuple[Claim, Verdict]], part: str) -> Verdict:
-    hits = [v for c, v in reviewed if c.text.startswith(part)]
-    assert len(hits) == 1, (part, [c.text for c, _ in reviewed])
-    return hits[0]
+    files = {
+        "lines/__init__.py": '"""Lines."""\nfrom lines.core import Both, Heap, Line, Mailbox, Stack\n',
+        "lines/core.py": CODE,
+        "docs/guide.md": GUIDE,
+        "README.md": "# lines\n",
+    }
+    return review_written(root, files, ["docs/guide.md"])
 
 
 def test_fifo_claimed_of_a_stack(reviewed) -> None:
-    v = _verdict(reviewed, "`Stack.take()` returns items in the order")
+    v = verdict_starting(reviewed, "`Stack.take()` returns items in the order")
     assert v.verdict == "contradicted" and "LIFO" in v.rationale, v.rationale
-    assert _verdict(reviewed, "`Stack.take()` returns the most recently").verdict == "consistent"
+    assert verdict_starting(reviewed, "`Stack.take()` returns the most recently").verdict == "consistent"
 
 
 def test_lifo_claimed_of_a_line(reviewed) -> None:
-    v = _verdict(reviewed, "`Line.serve()` returns the most recently")
+    v = verdict_starting(reviewed, "`Line.serve()` returns the most recently")
     assert v.verdict == "contradicted" and "FIFO" in v.rationale, v.rationale
-    assert _verdict(reviewed, "`Line.serve()` serves items first in").verdict == "consistent"
+    assert verdict_starting(reviewed, "`Line.serve()` serves items first in").verdict == "consistent"
 
 
 def test_a_lifo_queue(reviewed) -> None:
-    v = _verdict(reviewed, "`Mailbox.fetch()`")
+    v = verdict_starting(reviewed, "`Mailbox.fetch()`")
     assert v.verdict == "contradicted" and "LIFO" in v.rationale, v.rationale
 
 
 def test_shapes_that_settle_nothing(reviewed) -> None:
     for part in ("`Both.take()`", "`Heap.take()`"):
-        assert _verdict(reviewed, part).verdict not in FLAGS, part
+        assert verdict_starting(reviewed, part).verdict not in FLAGS, part
