@@ -19,7 +19,15 @@ import ast
 import re
 
 from caas_tui.models import Claim
-from caas_tui.review.static.behaviour.reading import denied, functions_of, label, owning_class, prose_of, subject
+from caas_tui.review.static.behaviour.reading import (
+    denied,
+    functions_of,
+    label,
+    owning_class,
+    prose_of,
+    stated_of_functions,
+    subject,
+)
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Finding, bad, ok
 from caas_tui.review.static.model.pysig import own_nodes
@@ -188,13 +196,7 @@ def sort_direction(fn: Def) -> tuple[bool, str] | None:
 
 def _sort_findings(ctx: ReviewContext, claim: Claim, prose: str) -> list[Finding]:
     out: list[Finding] = []
-    for pattern, newest in ((_NEWEST, True), (_OLDEST, False)):
-        m = pattern.search(prose)
-        if m is None or denied(prose, m.start()):
-            continue
-        subj = subject(ctx, claim, m.start())
-        if subj is None or subj.kind != "function":
-            continue
+    for newest, subj in stated_of_functions(ctx, claim, prose, ((_NEWEST, True), (_OLDEST, False))):
         found = sort_direction(subj)
         if found is None:
             continue

@@ -18,7 +18,7 @@ from typing import Literal
 
 from caas_tui.models import Claim
 from caas_tui.review.claims.mentions import dotted
-from caas_tui.review.static.behaviour.reading import denied, functions_of, label, owning_class, prose_of, subject
+from caas_tui.review.static.behaviour.reading import functions_of, label, owning_class, prose_of, stated_of_functions
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Finding, bad, ok
 from caas_tui.review.static.model.pysig import own_nodes
@@ -110,13 +110,9 @@ def check_take_order(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     if claim.kind not in ("prose", "field"):
         return []
     prose = prose_of(claim)
-    for pattern, said in ((_FIFO, "fifo"), (_LIFO, "lifo")):
-        m = pattern.search(prose)
-        if m is None or denied(prose, m.start()):
-            continue
-        subj = subject(ctx, claim, m.start())
-        if subj is None or subj.kind != "function":
-            continue
+    fifo: Order = "fifo"
+    lifo: Order = "lifo"
+    for said, subj in stated_of_functions(ctx, claim, prose, ((_FIFO, fifo), (_LIFO, lifo))):
         found = take_order(ctx, subj)
         if found is None:
             continue

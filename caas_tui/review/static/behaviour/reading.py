@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
 from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import parse_field
@@ -36,6 +38,22 @@ def clause_before(prose: str, start: int) -> str:
 def denied(prose: str, start: int) -> bool:
     """Whether the clause up to ``start`` denies or contrasts what follows."""
     return bool(_DENIED.search(clause_before(prose, start)))
+
+
+T = TypeVar("T")
+
+
+def stated_of_functions(ctx: ReviewContext, claim: Claim, prose: str,
+                        patterns: Sequence[tuple[re.Pattern[str], T]]) -> Iterator[tuple[T, Def]]:
+    """For each pattern the prose states (its first match, not denied), what it stands for and the
+    project function the words describe."""
+    for pattern, said in patterns:
+        m = pattern.search(prose)
+        if m is None or denied(prose, m.start()):
+            continue
+        subj = subject(ctx, claim, m.start())
+        if subj is not None and subj.kind == "function":
+            yield said, subj
 
 
 def subject(ctx: ReviewContext, claim: Claim, offset: int) -> Def | None:
