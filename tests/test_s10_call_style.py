@@ -58,6 +58,10 @@ GUIDE = """\
 
 `Client.from_env()` is a class method.
 
+`Client.get` is async-safe.
+
+`Client.version` is a property of the module.
+
 ```python
 from shop import Client
 
@@ -110,6 +114,11 @@ def test_async_claims_against_the_definition(reviewed) -> None:
 def test_a_plain_def_handing_back_a_coroutine_is_no_answer(reviewed) -> None:
     v = verdict_containing(reviewed, "`Client.send()` must be awaited")
     assert v.verdict == "unverified", v.rationale
+
+
+def test_words_that_only_look_alike(reviewed) -> None:
+    for part in ("`Client.get` is async-safe", "`Client.version` is a property of"):
+        assert verdict_containing(reviewed, part).verdict not in FLAGS, part
 
 
 def test_static_and_class_methods(reviewed) -> None:

@@ -37,7 +37,7 @@ _DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b", re.IGNORECASE)
 CALL_STYLE = re.compile(
     r"\b(?:is|are)\s+(?:an?\s+)?(?:(?P<style>coroutine(?:\s+function)?|async(?:hronous)?(?:\s+(?:function|method))?|"
     r"awaitable|synchronous|not\s+(?:a\s+)?coroutine|not\s+async|plain\s+function|static\s*method|"
-    r"class\s*method|property))\b|\b(?:must|should|needs?\s+to|has\s+to)\s+be\s+(?P<awaited>awaited)\b",
+    r"class\s*method|property))\b(?![-\u2010])(?!\s+of\b)|\b(?:must|should|needs?\s+to|has\s+to)\s+be\s+(?P<awaited>awaited)\b",
     re.IGNORECASE,
 )
 # "takes the tile to count", "accepts an optional timeout", "takes no arguments": what a callable is passed
