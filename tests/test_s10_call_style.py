@@ -18,6 +18,8 @@ FLAGS = ("contradicted", "incomplete")
 CODE = '''
 """Client."""
 
+import functools
+
 
 class Client:
     def __init__(self, url: str) -> None:
@@ -39,6 +41,10 @@ class Client:
     @staticmethod
     def version() -> str:
         return "1"
+
+    @functools.cached_property
+    def name(self) -> str:
+        return "shop"
 '''
 
 GUIDE = """\
@@ -59,6 +65,8 @@ GUIDE = """\
 `Client.from_env()` is a class method.
 
 `Client.get` is async-safe.
+
+`Client.name` is a property.
 
 `Client.version` is a property of the module.
 
@@ -119,6 +127,7 @@ def test_a_plain_def_handing_back_a_coroutine_is_no_answer(reviewed) -> None:
 def test_words_that_only_look_alike(reviewed) -> None:
     for part in ("`Client.get` is async-safe", "`Client.version` is a property of"):
         assert verdict_containing(reviewed, part).verdict not in FLAGS, part
+    assert verdict_containing(reviewed, "`Client.name` is a property").verdict == "consistent"
 
 
 def test_static_and_class_methods(reviewed) -> None:

@@ -40,13 +40,16 @@ def check_call_style(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     label = call_label(d)
     ev = ctx.evidence(d)
     style = (m.group("style") or "awaited").lower()
+    # ``@cached_property`` is a property; a decorator this module does not know may make it anything
+    decorators = {"property" if n == "cached_property" else n for n in decorator_names(node)}
     for word, decorator in _DECORATED.items():
         if style.startswith(word):
-            has = decorator in decorator_names(node)
             check = f"`{label}` is a {decorator}"
-            if has:
+            if decorator in decorators:
                 return [ok(check, ev, aspect="type")]
-            what = next((f"a {v}" for v in _DECORATED.values() if v in decorator_names(node)), "a plain method")
+            if decorators - {"abstractmethod", "override", *_DECORATED.values()}:
+                return []
+            what = next((f"a {v}" for v in _DECORATED.values() if v in decorators), "a plain method")
             return [bad("contradicted", check, f"`{label}` is {what}, not a {decorator}", ev, aspect="type")]
     coroutine = is_coroutine_function(d)
     if coroutine is None:
