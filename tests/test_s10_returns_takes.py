@@ -22,6 +22,10 @@ CODE = '''
 import abc
 
 
+class Cell:
+    """A cell."""
+
+
 class Board:
     """A board."""
 
@@ -46,6 +50,15 @@ class Board:
 
     def width(self) -> int:
         return 8
+
+    def cells(self) -> list[Cell]:
+        return []
+
+    def by_name(self) -> dict[str, Cell]:
+        return {}
+
+    def loose(self) -> list:
+        return []
 
     def cell(self, key: int) -> str:
         return self._cells[key]
@@ -108,6 +121,14 @@ Calling `Board.flush()` returns a coroutine object.
 `Board.put(key, value)` never returns a value.
 
 Check what `Board.put` returns: if it returns the board, chain calls.
+
+`Board.cells()` returns a list of `Board` objects.
+
+`Board.cells()` returns a list of `Cell` objects.
+
+`Board.by_name()` returns a dict mapping names to `Board` objects.
+
+`Board.loose()` returns a list of `Cell` objects.
 
 `Board.occupied` takes the cell to count.
 
@@ -189,3 +210,13 @@ def test_which_argument_is_meant_is_not_claimed_checked(reviewed) -> None:
     idiom = verdict_starting(reviewed, "`Board.occupied` takes a moment")
     assert idiom.verdict == "unverified", idiom.rationale  # what it does, not what it is passed
     assert "what `Board.occupied` does" in idiom.rationale
+
+
+def test_the_element_a_container_names(reviewed) -> None:
+    wrong = verdict_starting(reviewed, "`Board.cells()` returns a list of `Board`")
+    assert wrong.verdict == "contradicted" and "Cell" in wrong.rationale, wrong.rationale
+    assert verdict_starting(reviewed, "`Board.cells()` returns a list of `Cell`").verdict == "consistent"
+    mapping = verdict_starting(reviewed, "`Board.by_name()` returns a dict")
+    assert mapping.verdict == "contradicted", mapping.rationale
+    loose = verdict_starting(reviewed, "`Board.loose()` returns a list of `Cell`")
+    assert loose.verdict == "unverified" and "element type" in loose.rationale, loose.rationale

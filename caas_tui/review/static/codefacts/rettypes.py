@@ -77,6 +77,30 @@ def annotation_kinds(ctx: ReviewContext, fn: Def, expr: ast.expr | None) -> set[
     return None
 
 
+_SEQUENCES = frozenset({"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "Iterator", "Iterable",
+                        "Generator", "Collection", "AbstractSet", "MutableSequence", "tuple", "Tuple"})
+_MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict"})
+
+
+def element_kinds(ctx: ReviewContext, fn: Def) -> set[str] | None:
+    """Kinds of the elements (a mapping's values) the annotation of ``fn``'s result names
+    (``-> list[Tag]``: ``class:...Tag``); None when it names none or a tuple of several."""
+    node = fn.node
+    ann = node.returns if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    if not isinstance(ann, ast.Subscript):
+        return None
+    base = (dotted(ann.value) or "").rsplit(".", 1)[-1]
+    elts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+    if base in _MAPPINGS and len(elts) == 2:
+        return annotation_kinds(ctx, fn, elts[1])
+    if base in ("tuple", "Tuple"):
+        ok_shape = len(elts) == 2 and isinstance(elts[1], ast.Constant) and elts[1].value is Ellipsis
+        return annotation_kinds(ctx, fn, elts[0]) if ok_shape else None
+    if base in _SEQUENCES and len(elts) >= 1 and base != "Generator" or base == "Generator" and elts:
+        return annotation_kinds(ctx, fn, elts[0])
+    return None
+
+
 def _value_kind(node: ast.expr | None) -> str | None:
     if node is None or (isinstance(node, ast.Constant) and node.value is None):
         return "None"

@@ -134,6 +134,7 @@ class StatedType:
     kind: str | None  # list, tuple, dict, set, str, int, float, bool, bytes, None, iterator; None: a name
     name: str | None  # a class name written in backticks/roles (``Entity``)
     start: int
+    element: str | None = None  # "a list of `Item` objects": the element class written in code or a role
 
 
 def type_from_text(text: str) -> StatedType | None:
@@ -206,6 +207,19 @@ def stated_optional(text: str) -> int | None:
     return m.start() if m else None
 
 
+_CLASS_SPAN = r"(?::(?:py:)?(?:class|obj):`~?(?:[^`<]*<)?(?P<role>[\w.]+)>?`|(?P<ticks>`+)~?(?P<code>[A-Z][\w.]*)(?P=ticks))"
+_ELEMENT = re.compile(rf"\s+(?:of|over)\s+(?:\w+\s+){{0,2}}?{_CLASS_SPAN}")
+_VALUE = re.compile(rf"\s+(?:mapping|from|of)\s+[^.;:]*?\bto\s+(?:\w+\s+){{0,2}}?{_CLASS_SPAN}")
+
+
+def stated_element(kind: str | None, after: str) -> str | None:
+    """The element class a container return names right after its type ("a list of `Item`
+    objects", "an iterator over :class:`Row`", "a dict mapping names to `Tag`")."""
+    pattern = _VALUE if kind == "dict" else _ELEMENT if kind in ("list", "tuple", "set", "frozenset", "iterator") else None
+    m = pattern.match(after) if pattern is not None else None
+    return (m.group("role") or m.group("code")) if m else None
+
+
 def stated_returns(text: str) -> list[StatedType]:
     out: list[StatedType] = [StatedType("int", None, m.start()) for m in _COUNT.finditer(text)]
     out += [StatedType("bool", None, m.start()) for m in _WHETHER.finditer(text)]
@@ -225,7 +239,7 @@ def stated_returns(text: str) -> list[StatedType]:
             continue  # "returns a list and the ids" / "a list or None": several values, or a union
         st = type_from_text(token)
         if st is not None:
-            out.append(StatedType(st.kind, st.name, m.start(2)))
+            out.append(StatedType(st.kind, st.name, m.start(2), stated_element(st.kind, after)))
     return out
 
 
