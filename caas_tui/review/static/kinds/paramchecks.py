@@ -6,6 +6,7 @@ never judged."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 
 from caas_tui.models import Claim
@@ -20,7 +21,7 @@ from caas_tui.review.static.naming.names import callable_mentions, section_subje
 from caas_tui.review.static.referents.sectionnames import section_subjects
 from caas_tui.review.static.wording.assertions import described_kind
 from caas_tui.review.static.wording.facts import type_from_text
-from caas_tui.review.static.wording.kindphrases import PROSE_KIND, type_word_kind
+from caas_tui.review.static.wording.kindphrases import ACCEPTS_TYPE, PROSE_KIND, PROSE_TYPE, type_word_kind
 
 _SCALARS = frozenset({"str", "int", "float", "bool", "bytes"})
 _CALLABLE = frozenset({"Callable", "typing.Callable", "collections.abc.Callable", "abc.Callable"})
@@ -179,9 +180,12 @@ def _judge_kind(ctx: ReviewContext, sig: Signature, subject: Def, p: Param, kind
 
 
 def check_prose_kinds(ctx: ReviewContext, claim: Claim) -> list[Finding]:
-    """```handler` is the handler class`` in prose, about the one named callable taking ``handler``."""
+    """```handler` is the handler class`` in prose, about the one named callable taking ``handler``;
+    ```item` must be a `Tag``` and "accepts a `Tag`" against the annotation."""
     matches = list(PROSE_KIND.finditer(claim.text))
-    if not matches:
+    typed = list(PROSE_TYPE.finditer(claim.text))
+    accepts = list(ACCEPTS_TYPE.finditer(claim.text))
+    if not (matches or typed or accepts):
         return []
     candidates = [d for _, d in callable_mentions(ctx, claim)]
     owner = section_subject(ctx, claim)
@@ -200,4 +204,25 @@ def check_prose_kinds(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         if len(having) == 1:
             sig, d, p = next(iter(having.values()))
             findings += _check_kind(ctx, sig, d, p, m.group("desc"))
+    for m in typed:
+        having = {}
+        for d in candidates:
+            sig = _subject_sig(ctx, d)
+            p = sig.named(m.group("param")) if sig is not None else None
+            if sig is not None and p is not None and p.annotation is not None and p.kind not in ("var", "varkw"):
+                having[id(sig.fn.node)] = (sig, d, p)
+        if len(having) == 1:
+            sig, d, p = next(iter(having.values()))
+            findings += _check_type(ctx, claim, sig, d, p, m.group("type"))
+    # the callable named before the verb ("`Store.add(item)` accepts a `Tag`"), else the section's
+    before = [d for pos, d in callable_mentions(ctx, claim) if accepts and pos < accepts[0].start()]
+    named = {id(d.node): d for d in (before or ([owner] if owner is not None else []))}
+    if accepts and len(named) == 1:
+        d = next(iter(named.values()))
+        sig = _subject_sig(ctx, d)
+        params = [q for q in sig.params if q.name not in ("self", "cls") and q.kind not in ("var", "varkw")] if sig else []
+        if sig is not None and len(params) == 1 and params[0].annotation is not None:
+            # which argument "a `Tag`" is, is settled: the callable takes one
+            findings += [dataclasses.replace(f, aspects=(*f.aspects, "parameters"))
+                         for f in _check_type(ctx, claim, sig, d, params[0], accepts[0].group("type"))]
     return findings

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import FieldFact, parse_field
 from caas_tui.review.static.wording.facts import type_from_text
-from caas_tui.review.static.wording.kindphrases import PROSE_KIND, type_word_kind
+from caas_tui.review.static.wording.kindphrases import ACCEPTS_TYPE, PROSE_KIND, PROSE_TYPE, type_word_kind
 
 # Kinds a check can cover, in the order a rationale lists them.
 KINDS = ("names", "parameters", "arity", "type", "kind", "default", "value", "returns", "raises", "calls", "behaviour",
@@ -156,6 +156,8 @@ def text_kinds(text: str) -> set[str]:
         out.add("parameters")
     if CALL_STYLE.search(prose):
         out.add("type")
+    if PROSE_TYPE.search(text) or ACCEPTS_TYPE.search(text):
+        out.add("type")  # "`item` must be a `Tag`", "accepts a `Tag`"
     if _CALLS.search(prose):
         out.add("calls")
     if any(not _ABOUT_RESULT.match(prose, m.end()) for m in _BEHAVIOUR.finditer(prose)):

@@ -7,6 +7,21 @@ from __future__ import annotations
 
 import re
 
+# "`item` must be a `Tag`", "the `item` argument of `add` is an `Item`": a type written in code
+PROSE_TYPE = re.compile(
+    r"(?<!`)(?P<tick>`{1,2})(?P<param>[A-Za-z_]\w*)(?P=tick)(?!`)"
+    r"(?:\s+(?:argument|parameter|param|option|keyword(?:\s+argument)?))?"
+    r"(?:\s+(?:of|to|for|in)\s+(?::[\w:-]+:)?`{1,2}[\w.]+(?:\(\))?`{1,2})?"
+    r"\s+(?:is|must\s+be|should\s+be)\s+(?:an?\s+)(?P<type>(?::[\w:-]+:)?`{1,2}~?[A-Za-z_][\w.]*`{1,2})"
+    r"(?!\s+(?:or|and|,)\b)",
+    re.IGNORECASE,
+)
+# "`Store.add(item)` accepts a `Tag`": the one parameter's type
+ACCEPTS_TYPE = re.compile(
+    r"\b(?:accepts|takes|expects)\s+(?:an?|one)\s+(?P<type>(?::[\w:-]+:)?`{1,2}~?[A-Za-z_][\w.]*`{1,2})"
+    r"(?:\s+(?:instance|object|value))?(?!\s+(?:or|and|,)\b)(?!\s+(?:as|for|to|with)\b)",
+    re.IGNORECASE,
+)
 PROSE_KIND = re.compile(
     r"(?<!`)(?P<tick>`{1,2})(?P<param>[A-Za-z_]\w*)(?P=tick)(?!`)"
     # "argument of `register`": the owner named between the parameter and the description
