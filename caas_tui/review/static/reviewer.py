@@ -48,6 +48,7 @@ from caas_tui.review.static.drift.removednotes import check_removed_notes
 from caas_tui.review.static.factchecks import check_facts
 from caas_tui.review.static.findings import REVIEWER, Edit, Finding, bad, verdict_for
 from caas_tui.review.static.kinds.argkinds import check_arg_kinds
+from caas_tui.review.static.kinds.bounds import check_stated_bounds
 from caas_tui.review.static.kinds.callstyle import check_call_style
 from caas_tui.review.static.kinds.forwardtypes import check_forwarded_types
 from caas_tui.review.static.kinds.isclaims import check_is_a, check_raised_bases
@@ -217,6 +218,7 @@ class StaticReviewer:
             out += check_table_defaults(ctx, claim)
             out += check_table_raises(ctx, claim)
             out += check_table_ranges(ctx, claim)
+            out += check_stated_bounds(ctx, claim)
             out += check_unless_defaults(ctx, claim)
             out += check_calls(ctx, claim)
             out += check_retries(ctx, claim)

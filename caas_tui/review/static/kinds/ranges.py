@@ -40,9 +40,9 @@ def _number(text: str) -> float | None:
         return None
 
 
-def _const(ctx: ReviewContext, fn: Def, node: ast.expr) -> float | None:
+def constant_of(ctx: ReviewContext, fn: Def, node: ast.expr) -> float | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _const(ctx, fn, node.operand)
+        inner = constant_of(ctx, fn, node.operand)
         return -inner if inner is not None else None
     mod = Def("module", fn.module.name, fn.module) if fn.module is not None else None
     value = evaluate(node, mod, ctx.resolver)
@@ -51,7 +51,7 @@ def _const(ctx: ReviewContext, fn: Def, node: ast.expr) -> float | None:
     return float(value.value)
 
 
-def _is_param(node: ast.expr, param: str) -> bool:
+def is_param(node: ast.expr, param: str) -> bool:
     """``x``, ``self.x`` or a conversion of it (``float(x)``)."""
     if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.func, ast.Name) \
             and node.func.id in ("float", "int", "abs", "Decimal"):
@@ -74,12 +74,12 @@ def _rejected(ctx: ReviewContext, fn: Def, test: ast.expr, param: str) -> Bounds
         return lo, hi
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
-        if _is_param(right, param):  # ``0 > x`` reads as ``x < 0``
+        if is_param(right, param):  # ``0 > x`` reads as ``x < 0``
             left, right = right, left
             op = {ast.Lt: ast.Gt(), ast.LtE: ast.GtE(), ast.Gt: ast.Lt(), ast.GtE: ast.LtE()}.get(type(op), op)
-        if not _is_param(left, param):
+        if not is_param(left, param):
             return None, None
-        bound = _const(ctx, fn, right)
+        bound = constant_of(ctx, fn, right)
         if bound is None:
             return None, None
         # Only inclusive bounds are compared with a stated "lo to hi": ``x <= 0`` rejecting 0
@@ -94,11 +94,11 @@ def _rejected(ctx: ReviewContext, fn: Def, test: ast.expr, param: str) -> Bounds
 def _accepted(ctx: ReviewContext, fn: Def, cmp: ast.Compare, param: str) -> Bounds:
     """``lo <= x <= hi`` (what the guard lets through)."""
     items = [cmp.left, *cmp.comparators]
-    at = next((i for i, n in enumerate(items) if _is_param(n, param)), None)
+    at = next((i for i, n in enumerate(items) if is_param(n, param)), None)
     if at is None or not all(isinstance(op, (ast.Lt, ast.LtE)) for op in cmp.ops):
         return None, None
-    lo = _const(ctx, fn, items[at - 1]) if at > 0 and isinstance(cmp.ops[at - 1], ast.LtE) else None
-    hi = _const(ctx, fn, items[at + 1]) if at + 1 < len(items) and isinstance(cmp.ops[at], ast.LtE) else None
+    lo = constant_of(ctx, fn, items[at - 1]) if at > 0 and isinstance(cmp.ops[at - 1], ast.LtE) else None
+    hi = constant_of(ctx, fn, items[at + 1]) if at + 1 < len(items) and isinstance(cmp.ops[at], ast.LtE) else None
     return lo, hi
 
 
@@ -109,11 +109,11 @@ def _clamp(ctx: ReviewContext, fn: Def, node: ast.Call, param: str) -> Bounds:
     current: ast.expr = node
     while isinstance(current, ast.Call) and isinstance(current.func, ast.Name) and current.func.id in ("min", "max") \
             and len(current.args) == 2:
-        inner = [a for a in current.args if isinstance(a, ast.Call) or _is_param(a, param)]
+        inner = [a for a in current.args if isinstance(a, ast.Call) or is_param(a, param)]
         const = [a for a in current.args if a not in inner]
         if len(inner) != 1 or len(const) != 1:
             return None, None
-        value = _const(ctx, fn, const[0])
+        value = constant_of(ctx, fn, const[0])
         if value is None:
             return None, None
         if current.func.id == "min":
@@ -121,7 +121,7 @@ def _clamp(ctx: ReviewContext, fn: Def, node: ast.Call, param: str) -> Bounds:
         else:
             lo = value
         current = inner[0]
-    return (lo, hi) if _is_param(current, param) else (None, None)
+    return (lo, hi) if is_param(current, param) else (None, None)
 
 
 def code_bounds(ctx: ReviewContext, fn: Def, param: str) -> Bounds:
@@ -152,7 +152,7 @@ def _stated(ctx: ReviewContext, fn: Def, desc: str) -> Bounds | None:
             node = ast.parse(name, mode="eval").body
         except SyntaxError:
             return None
-        hi = _const(ctx, fn, node)
+        hi = constant_of(ctx, fn, node)
     else:
         hi = _number(raw)
     return (lo, hi) if lo is not None and hi is not None else None
