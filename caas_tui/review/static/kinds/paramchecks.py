@@ -179,6 +179,17 @@ def _judge_kind(ctx: ReviewContext, sig: Signature, subject: Def, p: Param, kind
     return [bad("contradicted", check, rationale, ev, aspect=aspect)]
 
 
+def _one_taking(ctx: ReviewContext, candidates: list[Def], param: str) -> tuple[Signature, Def, Param] | None:
+    """The one candidate callable with an annotated parameter ``param``: (signature, callable, parameter)."""
+    having: dict[int, tuple[Signature, Def, Param]] = {}
+    for d in candidates:
+        sig = _subject_sig(ctx, d)
+        p = sig.named(param) if sig is not None else None
+        if sig is not None and p is not None and p.annotation is not None and p.kind not in ("var", "varkw"):
+            having[id(sig.fn.node)] = (sig, d, p)
+    return next(iter(having.values())) if len(having) == 1 else None
+
+
 def check_prose_kinds(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     """```handler` is the handler class`` in prose, about the one named callable taking ``handler``;
     ```item` must be a `Tag``` and "accepts a `Tag`" against the annotation."""
@@ -195,25 +206,13 @@ def check_prose_kinds(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     candidates += section_subjects(ctx, claim)
     findings: list[Finding] = []
     for m in matches:
-        having = {}
-        for d in candidates:
-            sig = _subject_sig(ctx, d)
-            p = sig.named(m.group("param")) if sig is not None else None
-            if sig is not None and p is not None and p.annotation is not None and p.kind not in ("var", "varkw"):
-                having[id(sig.fn.node)] = (sig, d, p)
-        if len(having) == 1:
-            sig, d, p = next(iter(having.values()))
-            findings += _check_kind(ctx, sig, d, p, m.group("desc"))
+        found = _one_taking(ctx, candidates, m.group("param"))
+        if found is not None:
+            findings += _check_kind(ctx, found[0], found[1], found[2], m.group("desc"))
     for m in typed:
-        having = {}
-        for d in candidates:
-            sig = _subject_sig(ctx, d)
-            p = sig.named(m.group("param")) if sig is not None else None
-            if sig is not None and p is not None and p.annotation is not None and p.kind not in ("var", "varkw"):
-                having[id(sig.fn.node)] = (sig, d, p)
-        if len(having) == 1:
-            sig, d, p = next(iter(having.values()))
-            findings += _check_type(ctx, claim, sig, d, p, m.group("type"))
+        found = _one_taking(ctx, candidates, m.group("param"))
+        if found is not None:
+            findings += _check_type(ctx, claim, found[0], found[1], found[2], m.group("type"))
     # the callable named before the verb ("`Store.add(item)` accepts a `Tag`"), else the section's
     before = [d for pos, d in callable_mentions(ctx, claim) if accepts and pos < accepts[0].start()]
     named = {id(d.node): d for d in (before or ([owner] if owner is not None else []))}
