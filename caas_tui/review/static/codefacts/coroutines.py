@@ -50,15 +50,11 @@ def is_coroutine_function(d: Def) -> bool | None:
     return False
 
 
-def call_label(d: Def) -> str:
-    return f"{d.owner.short}.{d.short}" if d.owner is not None and d.owner.kind == "class" else d.short
-
-
 def awaited_sync(ctx: ReviewContext, target: Def) -> Finding | None:
     """``await target(...)`` in a code block where ``target``'s result is no awaitable."""
     if is_coroutine_function(target) is not False:
         return None
-    label = call_label(target)
+    label = target.label
     return bad("contradicted", f"`{label}(...)` can be awaited",
                f"`{label}` is a plain `def` whose result is no awaitable: `await` on it raises `TypeError`",
                ctx.evidence(target), aspect="runs")
@@ -68,7 +64,7 @@ def unawaited_async(ctx: ReviewContext, target: Def, used: str) -> Finding | Non
     """``target(...).attr`` in a code block where ``target`` is an ``async def``."""
     if is_coroutine_function(target) is not True:
         return None
-    label = call_label(target)
+    label = target.label
     return bad("contradicted", f"`{label}(...)` gives its result without `await`",
                f"`{label}` is an `async def`: without `await` the call gives a coroutine, which has no {used}",
                ctx.evidence(target), aspect="runs")

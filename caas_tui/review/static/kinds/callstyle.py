@@ -8,7 +8,6 @@ import re
 
 from caas_tui.models import Claim
 from caas_tui.review.static.codefacts.coroutines import (
-    call_label,
     decorator_names,
     function_node,
     is_coroutine_function,
@@ -37,7 +36,7 @@ def check_call_style(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     if node is None:
         return []
     said = m.group(0)
-    label = call_label(d)
+    label = d.label
     ev = ctx.evidence(d)
     style = (m.group("style") or "awaited").lower()
     # ``@cached_property`` is a property; a decorator this module does not know may make it anything

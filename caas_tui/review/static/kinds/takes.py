@@ -12,15 +12,8 @@ from __future__ import annotations
 from caas_tui.models import Claim
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Finding, bad, ok
-from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.referents.subjects import subject_of
 from caas_tui.review.static.wording.assertions import TAKES
-
-
-def _label(subject: Def) -> str:
-    if subject.kind == "function" and subject.owner is not None and subject.owner.kind == "class":
-        return f"{subject.owner.short}.{subject.short}"
-    return subject.short
 
 
 def check_takes(ctx: ReviewContext, claim: Claim) -> list[Finding]:
@@ -34,7 +27,7 @@ def check_takes(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         sig = ctx.call_signature(subject, on_instance=True)
         if sig is None or not sig.reliable:
             continue
-        label = _label(subject)
+        label = subject.label
         params = [p for p in sig.params if p.name not in ("self", "cls")]
         none_stated = m.group("np").lower().startswith("no")
         ev = ctx.evidence(sig.fn)

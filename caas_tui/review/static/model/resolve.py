@@ -53,6 +53,11 @@ class Def:
     def is_project(self) -> bool:
         return self.kind != "external" and self.module is not None
 
+    @property
+    def label(self) -> str:
+        """How a rationale names it: ``Class.member`` for a class's member, else the short name."""
+        return f"{self.owner.short}.{self.short}" if self.owner is not None and self.owner.kind == "class" else self.short
+
 
 @dataclass(frozen=True)
 class Resolution:

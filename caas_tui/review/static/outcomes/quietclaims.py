@@ -148,7 +148,7 @@ def check_quiet_handling(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         if not hits:
             continue
         g = hits[0]
-        label = _label(sig.fn)
+        label = sig.fn.label
         out.append(bad(
             "contradicted", f"`{label}` handles a bad `{param}` without raising",
             f"`{label}` raises `{g.exc}` when `{g.test}` (line {g.line}) instead of handling `{param}` quietly",
@@ -156,10 +156,6 @@ def check_quiet_handling(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         ))
         break
     return out
-
-
-def _label(fn: Def) -> str:
-    return f"{fn.owner.short}.{fn.short}" if fn.owner is not None and fn.owner.kind == "class" else fn.short
 
 
 _RAISE = re.compile(r"\b(?:raises?|throws?)\s+(?:an?\s+)?(?::exc:|:class:)?`{1,2}~?(?P<exc>[A-Za-z_][\w.]*)`{1,2}")
@@ -179,7 +175,7 @@ def check_clamped_raise(ctx: ReviewContext, claim: Claim) -> list[Finding]:
     guards, _, clamped = _conditions(sig.fn, param)
     if side not in clamped or any(g.side in (side, "both", "other") for g in guards):
         return []
-    label = _label(sig.fn)
+    label = sig.fn.label
     how = "min" if side == "high" else "max"
     where = "above" if side == "high" else "below"
     return [bad("contradicted", f"`{label}` raises `{m.group('exc')}` for a `{param}` {where} its range",
