@@ -14,6 +14,7 @@ from caas_tui.review.claims.mentions import dotted
 from caas_tui.review.static.codefacts.delegation import callee
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Finding, bad
+from caas_tui.review.static.model.pysig import parent_map
 from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.naming.names import callable_mentions
 from caas_tui.review.static.referents.subjects import subject_of
@@ -66,10 +67,7 @@ def deferring_call(ctx: ReviewContext, fn: Def, depth: int = 0) -> tuple[ast.Cal
     node = fn.node
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or depth > _MAX_DEPTH:
         return None
-    parents: dict[int, ast.AST] = {}
-    for parent in ast.walk(node):
-        for child in ast.iter_child_nodes(parent):
-            parents[id(child)] = parent
+    parents = parent_map(node)
     calls = sorted((n for n in ast.walk(node) if isinstance(n, ast.Call)), key=lambda c: (c.lineno, c.col_offset))
     for call in calls:
         if any(isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and p is not node

@@ -17,7 +17,7 @@ from caas_tui.review.claims.mentions import dotted
 from caas_tui.review.static.codefacts.delegation import callee
 from caas_tui.review.static.codefacts.raisecheck import is_subclass
 from caas_tui.review.static.context import ReviewContext
-from caas_tui.review.static.model.pysig import own_nodes
+from caas_tui.review.static.model.pysig import own_nodes, parent_map
 from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.wording.words import STOPWORDS, content_stems, same_word, stem
 
@@ -77,7 +77,7 @@ def _own_raises(ctx: ReviewContext, fn: Def) -> tuple[list[GuardedRaise], bool]:
     node, module = fn.node, fn.module
     if node is None or module is None:
         return [], True
-    parents = _parents(node)
+    parents = parent_map(node)
     out: list[GuardedRaise] = []
     unknown = False
     for n in own_nodes(node):
@@ -108,14 +108,6 @@ def _own_raises(ctx: ReviewContext, fn: Def) -> tuple[list[GuardedRaise], bool]:
                       and isinstance(c.value, str) for w in content_stems(c.value)}
         out.append(GuardedRaise(res.target, frozenset(words), fn, n.lineno))
     return out, unknown
-
-
-def _parents(node: ast.AST) -> dict[int, ast.AST]:
-    parents: dict[int, ast.AST] = {}
-    for parent in ast.walk(node):
-        for child in ast.iter_child_nodes(parent):
-            parents[id(child)] = parent
-    return parents
 
 
 def caught_around(ctx: ReviewContext, f: Def, call: ast.AST, parents: dict[int, ast.AST]) -> list[Def] | None:
@@ -151,7 +143,7 @@ def guarded_raises(ctx: ReviewContext, fn: Def) -> list[GuardedRaise] | None:
         if unknown:
             return False
         out.extend(own)
-        parents = _parents(f.node)
+        parents = parent_map(f.node)
         for call in (n for n in own_nodes(f.node) if isinstance(n, ast.Call)):
             target = callee(ctx, f, call)
             if target is not None and target.kind == "class":

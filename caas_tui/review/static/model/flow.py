@@ -9,7 +9,7 @@ import ast
 from collections.abc import Callable
 
 from caas_tui.review.claims.mentions import dotted
-from caas_tui.review.static.model.pysig import own_nodes
+from caas_tui.review.static.model.pysig import own_nodes, parent_map
 from caas_tui.review.static.model.resolve import Def, Resolver
 
 # Builtins whose result is never None.
@@ -220,10 +220,7 @@ def raise_guards(fn: Def, names: set[str]) -> list[set[str]]:
     node = fn.node
     if node is None:
         return []
-    parents: dict[int, ast.AST] = {}
-    for parent in ast.walk(node):
-        for child in ast.iter_child_nodes(parent):
-            parents[id(child)] = parent
+    parents = parent_map(node)
     out: list[set[str]] = []
     for n in own_nodes(node):
         if not isinstance(n, ast.Raise) or n.exc is None:

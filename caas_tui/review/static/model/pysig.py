@@ -254,6 +254,15 @@ def is_property(d: Def, *, accessors: bool = False) -> bool:
 _OWN: weakref.WeakKeyDictionary[ast.AST, tuple[ast.AST, ...]] = weakref.WeakKeyDictionary()
 
 
+def parent_map(node: ast.AST) -> dict[int, ast.AST]:
+    """Each node under ``node`` (by ``id``) -> its parent: how far up a statement's guards go."""
+    parents: dict[int, ast.AST] = {}
+    for parent in ast.walk(node):
+        for child in ast.iter_child_nodes(parent):
+            parents[id(child)] = parent
+    return parents
+
+
 def own_nodes(node: ast.AST) -> tuple[ast.AST, ...]:
     """Nodes of a function body, not descending into nested defs or lambdas."""
     cached = _OWN.get(node)

@@ -45,6 +45,7 @@ from caas_tui.review.static.outcomes.fallsback import FALLS_BACK, no_fallback
 from caas_tui.review.static.outcomes.missingwords import MISSING
 from caas_tui.review.static.outcomes.neverraises import check_never, check_never_any
 from caas_tui.review.static.outcomes.opraises import omitted_failure
+from caas_tui.review.static.outcomes.raisepolarity import condition_words_read, guard_text, raise_polarity
 from caas_tui.review.static.outcomes.retfallback import Fallback, code_fallback
 from caas_tui.review.static.outcomes.stdraises import stdlib_raise
 from caas_tui.review.static.referents.ctorclaims import about_construction
@@ -243,12 +244,26 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
                 findings.append(bad("incomplete", check, omitted[0], *ev, ctx.evidence(omitted[1]), aspect="raises"))
                 continue
         if result:
+            polarity = raise_polarity(ctx, subj, exc, condition)
+            if polarity is not None and polarity.status == "contradicts" and polarity.stated and polarity.guard:
+                findings.append(bad("contradicted", check, f"`{label}` raises `{name}` only when "
+                                    f"{guard_text(polarity.guard)} (the guard on line {polarity.guard.line}: "
+                                    f"`{polarity.guard.source}`), never when {polarity.stated.text}",
+                                    *ev, aspect="raises"))
+                continue
             # "raises X when <condition>": that X can be raised is checked; the condition only
-            # when an own ``raise X`` is guarded by a name the condition uses ("for a missing
-            # ``key``" over ``if key not in self._data``).
-            conditioned = bool(_CONDITION.search(condition)) and on_condition is None \
-                and not _guard_matches(ctx, subj, exc, condition)
-            findings.append(ok(check, *ev, aspect="names" if conditioned else "raises"))
+            # when the guards of the raise say the same of what it states (or, for a condition
+            # no literal is read from, when an own ``raise X`` is guarded by a name the
+            # condition uses: "for a missing ``key``" over ``if key not in self._data``).
+            aspects: tuple[str, ...] = ("raises",)
+            if polarity is not None:
+                conditioned = polarity.status != "agrees"
+                if not conditioned and condition_words_read(claim, polarity):
+                    aspects = ("raises", "effect")  # "if the client is closed": that very state was read
+            else:
+                conditioned = bool(_CONDITION.search(condition)) and on_condition is None \
+                    and not _guard_matches(ctx, subj, exc, condition)
+            findings.append(ok(check, *ev, aspect="names" if conditioned else aspects))
             continue
         raised = ", ".join(f"`{q.rsplit('.', 1)[-1]}`" for q in reached.raised)
         instead = f"it raises {raised}" if raised else "nothing it runs raises anything"
