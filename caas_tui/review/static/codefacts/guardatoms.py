@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 
 from caas_tui.review.static.model.pysig import own_nodes, parent_map
+from caas_tui.review.static.wording.condatoms import complement
 
 # Forms a literal states of its subject. ``low``/``high`` bound a number (``cmp``).
 FORMS = ("truthy", "falsy", "none", "notnone", "in", "notin", "cmp")
@@ -45,11 +46,8 @@ class Literal:
     def negated(self) -> Literal | None:
         if self.form != "cmp":
             return Literal(self.subject, _NEGATED_FORM[self.form], line=self.line, source=self.source)
-        if math.isinf(self.low) and not math.isinf(self.high):
-            return Literal(self.subject, "cmp", low=self.high, low_open=not self.high_open, line=self.line, source=self.source)
-        if math.isinf(self.high) and not math.isinf(self.low):
-            return Literal(self.subject, "cmp", high=self.low, high_open=not self.low_open, line=self.line, source=self.source)
-        return None  # ``x != 3`` or ``0 <= x < 9`` negated is two intervals
+        other = complement(self.low, self.high, self.low_open, self.high_open)
+        return Literal(self.subject, "cmp", *other, line=self.line, source=self.source) if other is not None else None
 
 
 Path = tuple[Literal, ...]

@@ -244,7 +244,7 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
                 findings.append(bad("incomplete", check, omitted[0], *ev, ctx.evidence(omitted[1]), aspect="raises"))
                 continue
         if result:
-            polarity = raise_polarity(ctx, subj, exc, condition)
+            polarity = raise_polarity(ctx, subj, exc, condition, reached)
             if polarity is not None and polarity.status == "contradicts" and polarity.stated and polarity.guard:
                 findings.append(bad("contradicted", check, f"`{label}` raises `{name}` only when "
                                     f"{guard_text(polarity.guard)} (the guard on line {polarity.guard.line}: "

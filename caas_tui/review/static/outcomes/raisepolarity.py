@@ -23,7 +23,7 @@ from typing import Literal as Lit
 
 from caas_tui.models import Claim
 from caas_tui.review.static.codefacts.guardatoms import Literal, Path, raise_paths
-from caas_tui.review.static.codefacts.raisecheck import is_subclass, reach
+from caas_tui.review.static.codefacts.raisecheck import Reach, is_subclass
 from caas_tui.review.static.codefacts.raiseguards import guarded_raises
 from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.model.resolve import Def
@@ -78,7 +78,7 @@ def _on_path(conj: list[Stated], path: Path) -> tuple[str, Stated | None, Litera
     return ("implies" if implied == len(conj) else "open"), None, None
 
 
-def raise_polarity(ctx: ReviewContext, fn: Def, exc: Def, condition: str) -> Polarity | None:
+def raise_polarity(ctx: ReviewContext, fn: Def, exc: Def, condition: str, reached: Reach) -> Polarity | None:
     """How the stated condition's literals meet the guards of ``fn``'s own raises of ``exc``;
     None when the condition states no literal this reads, or the raises cannot all be seen."""
     node = fn.node
@@ -95,11 +95,12 @@ def raise_polarity(ctx: ReviewContext, fn: Def, exc: Def, condition: str) -> Pol
     alternatives = stated_alternatives(condition, params | {s for s in tested if "." in s}, states)
     if not alternatives:
         return None
-    guarded = guarded_raises(ctx, fn)
-    reached = reach(ctx, fn)
-    # Every raise of the class in reach must be one of these: a callee's raise is another path.
-    sole = guarded is not None and not reached.opaque and all(
-        r.fn.node is node for r in guarded if is_subclass(ctx, r.exc, exc))
+
+    def sole() -> bool:
+        """Every raise of the class in reach is one of these: a callee's raise is another path."""
+        guarded = guarded_raises(ctx, fn) if not reached.opaque else None
+        return guarded is not None and all(r.fn.node is node for r in guarded if is_subclass(ctx, r.exc, exc))
+
     stated = {s.subject for conj in alternatives for s in conj}
     if not stated & tested:
         # The condition says something definite of a subject no guard tests in a form read
@@ -109,7 +110,7 @@ def raise_polarity(ctx: ReviewContext, fn: Def, exc: Def, condition: str) -> Pol
     all_implied = True
     for conj in alternatives:
         results = [(_on_path(conj, p), line) for line, p in every]
-        if sole and all(r[0] == "rules-out" for r, _ in results):
+        if all(r[0] == "rules-out" for r, _ in results) and sole():
             (_, s, g), line = results[0]
             return Polarity("contradicts", s, g, line)
         all_implied &= any(r[0] == "implies" for r, _ in results)

@@ -122,14 +122,24 @@ def _meaning_of(pred: str) -> tuple[str, float, float, bool, bool] | None:
     return None
 
 
+Interval = tuple[float, float, bool, bool]  # low, high, low open, high open
+
+
+def complement(low: float, high: float, low_open: bool, high_open: bool) -> Interval | None:
+    """The other side of a one-sided interval (``< 0`` -> ``>= 0``); None for a two-sided one,
+    whose complement is two intervals (``x != 3``, ``0 <= x < 9``)."""
+    if math.isinf(low) and not math.isinf(high):
+        return high, math.inf, not high_open, True
+    if math.isinf(high) and not math.isinf(low):
+        return -math.inf, low, True, not low_open
+    return None
+
+
 def _negate(s: Stated) -> Stated | None:
     if s.meaning != "cmp":
         return Stated(s.subject, _NEGATED[s.meaning], s.text)
-    if math.isinf(s.low) and not math.isinf(s.high):
-        return Stated(s.subject, "cmp", s.text, low=s.high, low_open=not s.high_open)
-    if math.isinf(s.high) and not math.isinf(s.low):
-        return Stated(s.subject, "cmp", s.text, high=s.low, high_open=not s.low_open)
-    return None
+    other = complement(s.low, s.high, s.low_open, s.high_open)
+    return Stated(s.subject, "cmp", s.text, *other) if other is not None else None
 
 
 def _stated(subject: str, pred: str, negated: bool, text: str) -> Stated | None:
