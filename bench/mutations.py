@@ -17,7 +17,8 @@ Mutation kinds: ``exception`` (a stated exception swapped for an unrelated proje
 one), ``none-raise`` ("returns None" <-> "raises KeyError"), ``number-x2`` / ``number-plus1`` /
 ``unit`` (a stated number, or ms <-> s), ``param-swap`` (a parameter name for another parameter
 of the same callable), ``return-type`` (a stated return class for another project class),
-``negate`` (never/always, is/is not, does/does not, can/cannot), ``method-move`` (``C.m`` on a
+``negate`` (never/always, is/is not, does/does not, can/cannot), ``result-swap`` (a stated
+``True``/``False`` result for the other), ``method-move`` (``C.m`` on a
 sibling class that lacks ``m``), ``callable-swap`` (a callable for a sibling with another
 signature). Rates are reported per kind and per doc form (prose, field, code, table, role).
 
@@ -173,6 +174,7 @@ _STANDARD = re.compile(r"\b(?:ISO|RFC|PEP|IEEE|ECMA|IEC|BCP|UTF|UCS|ANSI|X|CP|Wi
 _MS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(\s*)(ms|milliseconds?)\b")
 _SEC = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(\s*)(s|secs?|seconds?)\b")
 _RETURNS_NONE = re.compile(r"\breturns?\s+(`*)None\1")
+_TRUTH = re.compile(r"(?<![\w.])(`*)(True|False)\1(?![\w.])")
 _RAISES_EXC = re.compile(r"\braises?\s+(?::(?:py:)?exc:)?(`+)~?[\w.]*(?:Error|Exception)\1")
 _NEGATIONS = ((r"\bnever\b", "always"), (r"\balways\b", "never"), (r"\bis not\b", "is"), (r"\bdoes not\b", "does"),
               (r"\bcannot\b", "can"), (r"\bare not\b", "are"), (r"\bis\b", "is not"), (r"\bare\b", "are not"))
@@ -263,6 +265,14 @@ def mutations(claim: Claim, span: str, facts: Facts) -> list[Mutation]:
         if m:
             out.append(Mutation("none-raise", re.escape(m.group(0)), f"returns {m.group(1)}None{m.group(1)}",
                                 f"{m.group(0)} -> returns None"))
+        # a stated truth value of a result: ``True`` <-> ``False``
+        returns = re.search(r"\b(?:returns?|yields?)\b", text, re.IGNORECASE) is not None \
+            or (claim.kind == "field" and re.match(r"\s*(?::returns?:|Returns?\b)", text) is not None)
+        m = _TRUTH.search(span) if returns else None
+        if m:
+            new = "False" if m.group(2) == "True" else "True"
+            out.append(Mutation("result-swap", re.escape(m.group(0)), f"{m.group(1)}{new}{m.group(1)}",
+                                f"{m.group(2)} -> {new}"))
     out += _number_mutations(claim, span)
     # a parameter name for another parameter of the same callable
     fact = parse_field(text) if claim.kind == "field" else None

@@ -391,9 +391,9 @@ def test_counts_written_as_code(engine: Engine) -> None:
 def test_literal_for_an_empty_argument_against_an_early_return(engine: Engine) -> None:
     items = reviewed(engine, "feeds/items.py")
     mean = by_text(items, "``None`` if ``values`` is empty")
-    assert mean.verdict == "contradicted" and "returns `0.0` on that condition" in mean.rationale
+    assert mean.verdict == "contradicted" and "returns `0.0` when `values` is false (or empty)" in mean.rationale
     median = by_text(items, "returns ``0`` if *values* is empty")
-    assert median.verdict != "contradicted" and "`median` returns 0 on that condition" in median.checks
+    assert median.verdict != "contradicted" and "`median` returns `0` when *values* is empty" in median.checks
 
 
 def test_fallback_of_a_membership_test_or_a_caught_lookup(engine: Engine) -> None:

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from caas_tui.review.static.model.pysig import own_nodes, parent_map
 from caas_tui.review.static.wording.condatoms import complement
 
-# Forms a literal states of its subject. ``low``/``high`` bound a number (``cmp``).
-FORMS = ("truthy", "falsy", "none", "notnone", "in", "notin", "cmp")
+# Forms a literal states of its subject. ``low``/``high`` bound a number (``cmp``). ``unread``
+# marks a test part no other form covers (subject ""): the path holds more than it says.
+FORMS = ("truthy", "falsy", "none", "notnone", "in", "notin", "cmp", "unread")
 _NEGATED_FORM = {"truthy": "falsy", "falsy": "truthy", "none": "notnone", "notnone": "none", "in": "notin",
-                 "notin": "in"}
+                 "notin": "in", "unread": "unread"}
 _MAX_ALTERNATIVES = 8
 # Methods of a string or container whose result is as empty as the value (``name.strip()``).
 _SAME_EMPTINESS = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "keys", "values", "items"})
@@ -167,13 +168,22 @@ def _searched_for(loop: ast.For, params: frozenset[str]) -> str | None:
     return None
 
 
-def _alternatives(test: ast.expr, holds: bool, params: frozenset[str], line: int, source: str) -> list[Path]:
+def unread(line: int, source: str) -> Literal:
+    return Literal("", "unread", line=line, source=source)
+
+
+def complete(path: Path) -> bool:
+    """Every test on the path was read into a literal: the path says all that must hold."""
+    return all(g.form != "unread" for g in path)
+
+
+def alternatives(test: ast.expr, holds: bool, params: frozenset[str], line: int, source: str) -> list[Path]:
     """The test read as alternatives of conjunctions, given whether it holds."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _alternatives(test.operand, not holds, params, line, source)
+        return alternatives(test.operand, not holds, params, line, source)
     if isinstance(test, ast.BoolOp):
         conjunctive = isinstance(test.op, ast.And) == holds
-        parts = [_alternatives(v, holds, params, line, source) for v in test.values]
+        parts = [alternatives(v, holds, params, line, source) for v in test.values]
         if conjunctive:
             out: list[Path] = [()]
             for alts in parts:
@@ -191,7 +201,7 @@ def _alternatives(test: ast.expr, holds: bool, params: frozenset[str], line: int
         lit = Literal(subject, "truthy", line=line, source=source) if subject else None
     if lit is not None and not holds:
         lit = lit.negated()
-    return [(lit,)] if lit is not None else [()]
+    return [(lit if lit is not None else unread(line, source),)]
 
 
 _SAME_ITEMS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "dict"})
@@ -234,23 +244,76 @@ def local_copies(fn: ast.FunctionDef | ast.AsyncFunctionDef, params: frozenset[s
     return out
 
 
-def _as_copies(path: Path, copies: dict[str, str]) -> Path:
+def as_copies(path: Path, copies: dict[str, str]) -> Path:
     """A local copy's emptiness is its parameter's (other forms say nothing of the parameter)."""
     return tuple(Literal(copies[g.subject], g.form, line=g.line, source=g.source)
                  if g.subject in copies and g.form in ("truthy", "falsy") else g for g in path)
 
 
-def paths_to(fn: ast.FunctionDef | ast.AsyncFunctionDef, stmt: ast.AST, params: frozenset[str]) -> list[Path]:
-    """The conjunctions of literals under which ``stmt`` (in ``fn``'s own body) runs."""
+def exits(stmts: list[ast.stmt]) -> bool:
+    """The block always leaves (returns, raises, or ends the loop iteration): what follows it
+    runs only when it did not."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
+        return True
+    if isinstance(last, ast.If):
+        return exits(last.body) and exits(last.orelse)
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        return exits(last.body)
+    return False
+
+
+_LEAVES = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def after_siblings(before: list[ast.stmt], tested: frozenset[str]) -> list[Path]:
+    """What must hold for a statement to run after the statements ``before`` it in its block:
+    an early exit (``if key not in d: return None``) did not happen, so its test is false. A
+    statement that may leave some other way (a search loop's ``return``) adds an unread mark."""
+    out: list[Path] = [()]
+    for s in before:
+        if isinstance(s, ast.If) and exits(s.body) and not s.orelse:
+            alts = alternatives(s.test, False, tested, s.lineno, ast.unparse(s.test))
+        elif isinstance(s, ast.If) and s.orelse and exits(s.orelse) and not exits(s.body):
+            alts = alternatives(s.test, True, tested, s.lineno, ast.unparse(s.test))
+        elif any(isinstance(n, _LEAVES) for n in ast.walk(s)):
+            alts = [(unread(s.lineno, ast.unparse(s).split("\n", 1)[0]),)]
+        else:
+            continue
+        out = [a + b for a in out for b in alts][:_MAX_ALTERNATIVES]
+    return out
+
+
+def _block_of(cur: ast.AST, below: ast.AST) -> list[ast.stmt] | None:
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(cur, field, None)
+        if isinstance(block, list) and any(s is below for s in block):
+            return block
+    return None
+
+
+def paths_to(fn: ast.FunctionDef | ast.AsyncFunctionDef, stmt: ast.AST, params: frozenset[str],
+             *, siblings: bool = False) -> list[Path]:
+    """The conjunctions of literals under which ``stmt`` (in ``fn``'s own body) runs; with
+    ``siblings``, also the early exits before it in each enclosing block, and an unread mark
+    for a loop body or an ``except`` handler (reached on what no literal says)."""
     copies = local_copies(fn, params)
     tested = params | frozenset(copies)
     parents = parent_map(fn)
     out: list[Path] = [()]
     below, cur = stmt, parents.get(id(stmt))
-    while cur is not None and cur is not fn:
+    while cur is not None:
+        block = _block_of(cur, below) if siblings else None
+        if block is not None:
+            index = next(i for i, s in enumerate(block) if s is below)
+            out = [a + b for a in out for b in after_siblings(block[:index], tested)][:_MAX_ALTERNATIVES]
+        if cur is fn:
+            break
         if isinstance(cur, ast.If) and below is not cur.test:
             holds = any(below is s for s in cur.body)
-            alts = _alternatives(cur.test, holds, tested, cur.lineno, ast.unparse(cur.test))
+            alts = alternatives(cur.test, holds, tested, cur.lineno, ast.unparse(cur.test))
             out = [a + b for a in out for b in alts][:_MAX_ALTERNATIVES]
         elif isinstance(cur, ast.For) and any(below is s for s in cur.orelse):
             found = _searched_for(cur, tested)
@@ -258,11 +321,16 @@ def paths_to(fn: ast.FunctionDef | ast.AsyncFunctionDef, stmt: ast.AST, params: 
                 lit = Literal(found, "notin", line=cur.lineno, source=f"for {ast.unparse(cur.target)} in "
                               f"{ast.unparse(cur.iter)}: ... else")
                 out = [a + (lit,) for a in out]
+            elif siblings:
+                out = [a + (unread(cur.lineno, "for ... else"),) for a in out]
         elif isinstance(cur, ast.While) and any(below is s for s in cur.body):
-            alts = _alternatives(cur.test, True, tested, cur.lineno, ast.unparse(cur.test))
+            alts = alternatives(cur.test, True, tested, cur.lineno, ast.unparse(cur.test))
             out = [a + b for a in out for b in alts][:_MAX_ALTERNATIVES]
+        elif siblings and isinstance(cur, (ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.Match,
+                                           ast.match_case)):
+            out = [a + (unread(getattr(cur, "lineno", 0), type(cur).__name__),) for a in out]
         below, cur = cur, parents.get(id(cur))
-    return [_as_copies(p, copies) for p in out]
+    return [as_copies(p, copies) for p in out]
 
 
 def raise_paths(fn: ast.FunctionDef | ast.AsyncFunctionDef, names: set[str], params: frozenset[str]) -> list[tuple[int, list[Path]]]:

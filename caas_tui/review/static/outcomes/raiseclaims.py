@@ -258,7 +258,7 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
             aspects: tuple[str, ...] = ("raises",)
             if polarity is not None:
                 conditioned = polarity.status != "agrees"
-                if not conditioned and condition_words_read(claim, polarity):
+                if not conditioned and condition_words_read(claim, polarity.read):
                     aspects = ("raises", "effect")  # "if the client is closed": that very state was read
             else:
                 conditioned = bool(_CONDITION.search(condition)) and on_condition is None \

@@ -67,7 +67,7 @@ def _relation(s: Stated, g: Literal) -> str | None:
     return "implies" if g.form in s.agrees_with else None
 
 
-def _on_path(conj: list[Stated], path: Path) -> tuple[str, Stated | None, Literal | None]:
+def on_path(conj: list[Stated], path: Path) -> tuple[str, Stated | None, Literal | None]:
     implied = 0
     for s in conj:
         rels = [(_relation(s, g), g) for g in path if g.subject == s.subject]
@@ -109,7 +109,7 @@ def raise_polarity(ctx: ReviewContext, fn: Def, exc: Def, condition: str, reache
     every = [(line, p) for line, ps in paths for p in ps]
     all_implied = True
     for conj in alternatives:
-        results = [(_on_path(conj, p), line) for line, p in every]
+        results = [(on_path(conj, p), line) for line, p in every]
         if all(r[0] == "rules-out" for r, _ in results) and sole():
             (_, s, g), line = results[0]
             return Polarity("contradicts", s, g, line)
@@ -118,12 +118,12 @@ def raise_polarity(ctx: ReviewContext, fn: Def, exc: Def, condition: str, reache
         else Polarity("unknown")
 
 
-def condition_words_read(claim: Claim, polarity: Polarity) -> bool:
+def condition_words_read(claim: Claim, read: tuple[Stated, ...], owner: str = "raises") -> bool:
     """Every order/state/condition word of the claim (``wording.effects``) lies in a literal
     the guards were found to agree with: the state the claim states was checked."""
-    words = effect_words(claim, frozenset({"raises"}))
-    read = {w.lower() for s in polarity.read for w in re.findall(r"[A-Za-z][A-Za-z-]*[A-Za-z]", s.text)}
-    return bool(words) and set(words) <= read
+    words = effect_words(claim, frozenset({owner}))
+    said = {w.lower() for s in read for w in re.findall(r"[A-Za-z][A-Za-z-]*[A-Za-z]", s.text)}
+    return bool(words) and set(words) <= said
 
 
 _FORM_WORDS = {"truthy": "is true (or non-empty)", "falsy": "is false (or empty)", "none": "is `None`",

@@ -6,8 +6,10 @@ string when the payload has no such field", "``None`` if no handler matches", "`
   ``next`` alike), ``d.get(k) or ""``, ``d[k] if k in d else default``;
 - an early ``if key not in d: return default``, ``except KeyError: return default``, or
   ``value = d.get(k)`` then ``if value is None: return default``;
-- the ``return`` after a search loop (``for ...: if ...: return x`` then ``return None``);
-- for an empty or absent argument the condition names, an early ``if not values: return 0``.
+- the ``return`` after a search loop (``for ...: if ...: return x`` then ``return None``).
+
+A literal for an empty or absent argument ("``0`` if `values` is empty") is the sense of a
+condition, read with the others by ``returnpolarity``.
 
 A parameter given as the fallback is followed to its resolved default. Judged only for
 these shapes and a fallback that resolves to a literal; anything else is left unchecked.
@@ -28,26 +30,16 @@ from caas_tui.review.static.model.resolve import Def
 from caas_tui.review.static.naming.names import section_subject
 from caas_tui.review.static.outcomes.missingwords import MISSING_WORDS
 from caas_tui.review.static.referents.subjects import subject_of
+from caas_tui.review.static.wording.literals import LITERAL, literal_of
 from caas_tui.review.static.wording.voice import active_claim, verb_start
 
-# The literal a doc states, as code (``None``, ``""``, ``0``) or in words ("an empty string").
-_EMPTY_WORDS = {"string": "", "str": "", "list": [], "dict": {}, "dictionary": {}, "tuple": (), "bytes": b""}
-_LITERAL = (r"(?:``|`)(?P<quoted>b?\"[^\"`\n]*\"|b?'[^'`\n]*')(?:``|`)"
-            r"|(?<![\w'\"])(?:``|`)?(?P<code>(?-i:None|True|False)|-?\d+(?:\.\d+)?|\"\"|''|\[\]|\{\}|\(\))(?:``|`)?(?![\w.])"
-            r"|\ban?\s+empty\s+(?P<empty>string|str|list|dict|dictionary|tuple|bytes)\b|\b(?P<zero>zero)\b")
 # "``None`` (instead of raising) if the key is missing": a few words may sit between.
-_AFTER = re.compile(rf"(?:{_LITERAL})\)?\s*,?(?:\s+\(?[\w-]+\)?){{0,4}}?\s+(?:when|if|for|where|in\s+case)\b[^.;]*?\b{MISSING_WORDS}",
+_AFTER = re.compile(rf"(?:{LITERAL})\)?\s*,?(?:\s+\(?[\w-]+\)?){{0,4}}?\s+(?:when|if|for|where|in\s+case)\b[^.;]*?\b{MISSING_WORDS}",
                     re.IGNORECASE)
 # "For a missing key, `S.get` returns ``None``": the subject may stand between.
 _BEFORE = re.compile(rf"\b(?:if|when|for)\b[^.;]*?\b{MISSING_WORDS}\b[^.;,]*,\s*(?:it\s+|this\s+|\S+\s+)?(?:returns?|gives?)\s+"
-                     rf"(?:{_LITERAL})", re.IGNORECASE)
+                     rf"(?:{LITERAL})", re.IGNORECASE)
 _FALLBACK_CALLS = {"get": 2, "pop": 2, "getattr": 3, "next": 2}
-# "``0`` if ``values`` is empty", "``None`` when *name* is not given": a literal for an empty
-# or absent argument, with the condition's words (``cond``) to find which argument.
-_ABSENT = re.compile(r"\b(?:empty|blank|is\s+(?:``|`)?None(?:``|`)?|not\s+(?:given|provided|passed)|omitted|"
-                     rf"{MISSING_WORDS})", re.IGNORECASE)
-_GUARDED = re.compile(rf"(?:{_LITERAL})\)?\s*,?(?:\s+\(?[\w-]+\)?){{0,4}}?\s+(?:when|if|for)\s+(?P<cond>[^.;]*)",
-                      re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,37 +54,14 @@ def stated_fallbacks(text: str) -> list[StatedFallback]:
     out: list[StatedFallback] = []
     for pattern in (_AFTER, _BEFORE):
         for m in pattern.finditer(text):
-            lit = _literal_of(m)
+            lit = literal_of(m)
             if lit is not None:
-                out.append(StatedFallback(*lit))
+                out.append(StatedFallback(lit.value, lit.text, lit.start))
     return out
 
 
 _CASES = {"get": "for a missing key", "pop": "for a missing key", "getattr": "for a missing attribute",
           "next": "when nothing is left"}
-
-
-def _literal_of(m: re.Match[str]) -> tuple[object, str, int] | None:
-    code = "quoted" if m.group("quoted") is not None else "code" if m.group("code") is not None else None
-    if code is not None:
-        try:
-            return ast.literal_eval(m.group(code)), m.group(code), m.start(code)
-        except (ValueError, SyntaxError):
-            return None
-    if m.group("empty") is not None:
-        return _EMPTY_WORDS[m.group("empty").lower()], f"an empty {m.group('empty')}", m.start("empty")
-    return 0, "zero", m.start("zero")
-
-
-def stated_guards(text: str) -> list[tuple[StatedFallback, str]]:
-    """(literal, condition words) for "X if <argument> is empty / not given"."""
-    out: list[tuple[StatedFallback, str]] = []
-    for m in _GUARDED.finditer(text):
-        cond = m.group("cond")
-        lit = _literal_of(m)
-        if lit is not None and _ABSENT.search(cond):
-            out.append((StatedFallback(*lit), cond))
-    return out
 
 
 def _guarded_name(test: ast.expr) -> str | None:
@@ -116,28 +85,6 @@ def _subject_name(expr: ast.expr) -> str | None:
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
         return expr.attr
     return None
-
-
-def guard_result(fn: Def, cond: str) -> tuple[object, str] | None:
-    """The literal ``fn`` returns at once when the one argument (or attribute) ``cond``
-    names is empty or absent: ``if not items: return 0`` at the top of its body."""
-    if not isinstance(fn.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
-    words = re.sub(r"[`*]", " ", cond)
-    found: dict[str, tuple[object, str]] = {}
-    for stmt in fn.node.body:
-        if not (isinstance(stmt, ast.If) and not stmt.orelse and len(stmt.body) == 1
-                and isinstance(stmt.body[0], ast.Return) and stmt.body[0].value is not None):
-            continue
-        name = _guarded_name(stmt.test)
-        if name is None or not re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", words):
-            continue
-        try:
-            value = ast.literal_eval(stmt.body[0].value)
-        except (ValueError, SyntaxError):
-            continue
-        found.setdefault(name, (value, ast.unparse(stmt.body[0].value)))
-    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def _fallback_expr(expr: ast.expr) -> tuple[ast.expr, str] | None:
@@ -320,20 +267,4 @@ def check_missing_fallback(ctx: ReviewContext, claim: Claim) -> list[Finding]:
         else:
             findings.append(bad("contradicted", check, f"`{label}` returns its fallback {actual.source} "
                                 f"{actual.case}, i.e. {actual.value!r}, not {sf.text}", *ev, aspect="returns"))
-    if findings:
-        return findings
-    for sf, cond in stated_guards(claim.text):
-        subject = section_subject(ctx, claim) if fact is not None else subject_of(ctx, claim, sf.start)
-        guarded = guard_result(subject, cond) if subject is not None and subject.kind == "function" else None
-        if subject is None or guarded is None:
-            continue
-        value, source = guarded
-        label = _label(subject)
-        check = f"`{label}` returns {sf.text} on that condition"
-        if _same(sf.value, value):
-            findings.append(ok(check, ctx.evidence(subject), aspect="returns"))
-        else:
-            findings.append(bad("contradicted", check, f"`{label}` returns `{source}` on that condition "
-                                f"(an early `return` under its test), not {sf.text}", ctx.evidence(subject),
-                                aspect="returns"))
     return findings

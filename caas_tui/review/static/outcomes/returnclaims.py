@@ -7,6 +7,7 @@ function that returns nothing."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from caas_tui.models import Claim
 from caas_tui.review.claims.docstrings import FieldFact
@@ -15,7 +16,9 @@ from caas_tui.review.static.context import ReviewContext
 from caas_tui.review.static.findings import Edit, Finding, bad, ok
 from caas_tui.review.static.model.flow import explicit_none_return, returns_nothing
 from caas_tui.review.static.model.resolve import Def
+from caas_tui.review.static.outcomes.givenback import check_given_back
 from caas_tui.review.static.outcomes.retnone import not_none
+from caas_tui.review.static.outcomes.returnpolarity import check_cases
 from caas_tui.review.static.referents.subjects import subject_of
 from caas_tui.review.static.wording.facts import (
     StatedType,
@@ -95,6 +98,24 @@ def _check_optional(ctx: ReviewContext, claim: Claim, subject: Def) -> list[Find
 
 
 def check_returns(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
+    """Stated results against the code; a result tied to a condition ("``None`` if `name` is
+    empty") is covered only when that condition was checked (``returnpolarity``), never by
+    its type alone."""
+    found = _stated_results(ctx, claim, fact, subject) + check_given_back(ctx, claim, fact, subject)
+    cases = check_cases(ctx, claim, fact, subject)
+    if cases.unread:
+        found = [_type_only(f) for f in found]
+    return found + list(cases.findings)
+
+
+def _type_only(f: Finding) -> Finding:
+    """An ``ok`` that saw the result's type, not the case it is stated for: it covers names only."""
+    if f.status != "ok" or "returns" not in f.aspects:
+        return f
+    return replace(f, aspects=tuple(a for a in f.aspects if a != "returns") or ("names",))
+
+
+def _stated_results(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subject: Def | None) -> list[Finding]:
     if fact is not None:
         if subject is None or fact.role not in ("returns", "rtype"):
             return []

@@ -232,6 +232,8 @@ def stated_alternatives(condition: str, params: Iterable[str], states: Iterable[
     disjunction, which no conjunction says, so they are left out)."""
     names, known = frozenset(params), frozenset(states)
     text = re.sub(r"`+(None|True|False)`+", r"\1", condition)
+    # "*values* is empty": an emphasised name is written like code (reST, Markdown)
+    text = re.sub(r"(?<![\w*])\*{1,2}([A-Za-z_]\w*)\*{1,2}(?![\w*])", r"`\1`", text)
     unless = re.search(r"\bunless\b", text, re.IGNORECASE)
     if unless:
         text = text[unless.end():]
@@ -240,9 +242,19 @@ def stated_alternatives(condition: str, params: Iterable[str], states: Iterable[
         conj = [s for part in re.split(r"\band\b|,\s*(?:but|while)\b", alt) for s in _conjunct(part, names, known)]
         if conj:
             out.append(conj)
-    if unless:
-        if len(out) != 1 or len(out[0]) != 1:
+    return negation(out) if unless else out
+
+
+def negation(alternatives: list[list[Stated]]) -> list[list[Stated]]:
+    """What "unless A" and "..., otherwise" promise: not (A1 or A2 ...), read when each
+    alternative is one literal (the conjunction of their negations); a negated conjunction is
+    a disjunction of negations no single conjunction says, so it is left out ([])."""
+    if not alternatives or any(len(conj) != 1 for conj in alternatives):
+        return []
+    out: list[Stated] = []
+    for (s,) in alternatives:
+        negated = _negate(s)
+        if negated is None:
             return []
-        negated = _negate(out[0][0])
-        return [[replace(negated, text=f"not ({out[0][0].text})")]] if negated is not None else []
-    return out
+        out.append(replace(negated, text=f"not ({s.text})"))
+    return [out]
