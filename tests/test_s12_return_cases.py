@@ -268,3 +268,97 @@ def test_given_back_against_the_returns(given: list, good_part: str, bad_part: s
     assert any("returns itself" in c or "returns its argument" in c for c in good.checks), good.checks
     wrong = verdict_containing([p for p in given if p[0].doc_path.endswith("bad.md")], bad_part)
     assert wrong.verdict == "contradicted" and why in wrong.rationale, wrong.rationale
+
+
+CLASS_CODE = '''
+"""A client."""
+
+
+class ClientError(Exception):
+    """Client problems."""
+
+
+class ClosedError(ClientError):
+    """The client is closed."""
+
+
+class RetryError(ClientError):
+    """Out of attempts."""
+
+
+class Base:
+    """Shared sending."""
+
+    def _check(self, closed: bool) -> None:
+        if closed:
+            raise ClosedError("closed")
+
+
+class Client(Base):
+    """A client."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    def send(self, data: bytes) -> int:
+        """Send."""
+        self._check(self.closed)
+        return len(data)
+'''
+
+CLASS_DOC = """# Errors
+
+`Client` raises `ClosedError` when you send after closing it.
+
+`Client` raises `RetryError` when the server keeps refusing.
+"""
+
+
+def test_class_raises_against_every_method(tmp_path: Path) -> None:
+    pairs = review_written(tmp_path, {"cli/__init__.py": CLASS_CODE, "docs/errors.md": CLASS_DOC}, ["docs/errors.md"])
+    inherited = verdict_containing(pairs, "`ClosedError`")
+    assert inherited.verdict not in ("contradicted", "incomplete"), inherited.rationale
+    never = verdict_containing(pairs, "`RetryError`")
+    assert never.verdict == "contradicted", never.rationale
+    assert "no method of `Client`" in never.rationale
+
+
+@pytest.mark.parametrize("part", ["`fresh(code)`", "`remove(code)` returns ``True`` if the code was deleted", "`find(code)`"])
+def test_a_condition_no_guard_decides_is_not_green(reviewed: dict[str, list], part: str) -> None:
+    """The type (``bool``, ``None``) matches; the condition was not checked, so not consistent."""
+    pairs = [p for p in reviewed["pairs"] if p[0].doc_path.endswith("open.md")]
+    verdict = verdict_containing(pairs, part)
+    assert verdict.verdict == "unverified", verdict.rationale
+    assert "the return behaviour was not" in verdict.rationale
+
+
+def test_stated_cases_reads_each_literal_and_its_condition() -> None:
+    from caas_tui.review.static.wording.condreturns import stated_cases
+
+    both = stated_cases("Returns ``True`` if the key was removed, ``False`` otherwise.")
+    assert [(c.value, c.condition, c.otherwise) for c in both] == [
+        (True, "the key was removed", False), (False, "the key was removed", True)]
+    before = stated_cases("If the queue is closed, `get` returns ``None``.")
+    assert [(c.value, c.condition) for c in before] == [(None, "the queue is closed")]
+    summary = stated_cases("The mean of ``values``; ``None`` if ``values`` is empty.")
+    assert [(c.value, c.condition) for c in summary] == [(None, "``values`` is empty")]
+    assert stated_cases("returns the value if it exists") == []  # no literal: nothing to compare
+
+
+def test_return_cases_split_a_truth_test_and_read_early_exits() -> None:
+    import ast
+
+    from caas_tui.review.static.codefacts.returnpaths import return_cases
+
+    fn = ast.parse("def f(key, d):\n    if key not in d:\n        return None\n    x = d[key]\n"
+                   "    return x > 0\n").body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    cases = return_cases(fn, frozenset({"key", "d"}))
+    assert cases is not None
+    early, true, false = cases
+    assert early.value is None and [(g.subject, g.form) for g in early.paths[0]] == [("key", "notin")]
+    # the truth value of ``x > 0`` is about a local, not a parameter: read as an unread mark
+    assert true.value is True and ("key", "in") in [(g.subject, g.form) for g in true.paths[0]]
+    assert any(g.form == "unread" for g in true.paths[0]) and false.value is False
+    stub = ast.parse("def g(x):\n    raise NotImplementedError\n").body[0]
+    assert isinstance(stub, ast.FunctionDef) and return_cases(stub, frozenset({"x"})) is None

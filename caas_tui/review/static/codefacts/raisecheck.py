@@ -374,3 +374,20 @@ def open_ended(ctx: ReviewContext, fn: Def) -> bool:
 def clamps(fn: Def) -> bool:
     """``min``/``max`` in the body: the function bounds a value rather than rejecting it."""
     return any(c in ("min", "max") for c in raise_facts(fn).calls)
+
+
+def bases_known(ctx: ReviewContext, cls: Def) -> bool:
+    """Every base of ``cls`` up to ``object`` resolves (project classes or builtins)."""
+    stack, seen = [cls], set()
+    while stack:
+        cur = stack.pop()
+        if cur.kind == "external" or id(cur.node) in seen:
+            continue
+        if cur.kind != "class" or not isinstance(cur.node, ast.ClassDef):
+            return False
+        seen.add(id(cur.node))
+        bases, unknown = ctx.resolver.bases(cur)
+        if unknown:
+            return False
+        stack.extend(bases)
+    return True

@@ -15,6 +15,7 @@ from caas_tui.review.static.codefacts.operators import operator_subject
 from caas_tui.review.static.codefacts.raisecheck import (
     IMPLICIT,
     Reach,
+    bases_known,
     clamps,
     is_subclass,
     judge,
@@ -41,6 +42,7 @@ from caas_tui.review.static.model.flow import (
     translating_handlers,
 )
 from caas_tui.review.static.model.resolve import Def
+from caas_tui.review.static.outcomes.classraises import check_class_raises
 from caas_tui.review.static.outcomes.fallsback import FALLS_BACK, no_fallback
 from caas_tui.review.static.outcomes.missingwords import MISSING
 from caas_tui.review.static.outcomes.neverraises import check_never, check_never_any
@@ -161,7 +163,10 @@ def check_raises(ctx: ReviewContext, claim: Claim, fact: FieldFact | None, subje
     for subj, name, negated, condition in stated_raise_claims(ctx, claim, fact, subject):
         if subj.kind == "class":
             if not about_construction(ctx, claim, subj, field=fact is not None):
-                continue  # "some methods of X raise ...": not a claim about X's constructor
+                # "`Client` raises `ClientError` ...": about its methods, not its constructor
+                stated = stated_exception(ctx, name, claim) if name and not negated else None
+                findings += check_class_raises(ctx, subj, stated, name) if stated is not None else []
+                continue
             init = ctx.resolver.member(subj, "__init__")
             if not (init.found and init.target is not None and init.target.kind == "function"):
                 continue
@@ -297,7 +302,7 @@ def _on_condition(ctx: ReviewContext, fn: Def, exc: Def, name: str, condition: s
         first = target[0]
         if is_subclass(ctx, first.exc, exc):
             answers.append((True, first))
-        elif not is_subclass(ctx, exc, first.exc) and (first.exc.kind != "class" or _bases_known(ctx, first.exc)):
+        elif not is_subclass(ctx, exc, first.exc) and (first.exc.kind != "class" or bases_known(ctx, first.exc)):
             answers.append((False, first))
     return next((a for a in answers if not a[0]), answers[0] if answers else None)
 
@@ -344,29 +349,12 @@ def _raised_instead(ctx: ReviewContext, fn: Def, exc: Def, reached: Reach, condi
     found: list[Def] = []
     for qual in sorted(reached.own):
         other = reached.raised[qual]
-        if other.kind != "class" or not other.is_project or is_subclass(ctx, other, exc) or not _bases_known(ctx, other):
+        if other.kind != "class" or not other.is_project or is_subclass(ctx, other, exc) or not bases_known(ctx, other):
             continue
         guards = raise_guards(fn, {other.short})
         if guards and all(g & params for g in guards):
             found.append(other)
     return found[0] if len(found) == 1 else None
-
-
-def _bases_known(ctx: ReviewContext, cls: Def) -> bool:
-    """Every base of ``cls`` up to ``object`` resolves (project classes or builtins)."""
-    stack, seen = [cls], set()
-    while stack:
-        cur = stack.pop()
-        if cur.kind == "external" or id(cur.node) in seen:
-            continue
-        if cur.kind != "class" or not isinstance(cur.node, ast.ClassDef):
-            return False
-        seen.add(id(cur.node))
-        bases, unknown = ctx.resolver.bases(cur)
-        if unknown:
-            return False
-        stack.extend(bases)
-    return True
 
 
 def _translated(ctx: ReviewContext, fn: Def, exc: Def) -> tuple[str, str] | None:
