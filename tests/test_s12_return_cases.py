@@ -362,3 +362,81 @@ def test_return_cases_split_a_truth_test_and_read_early_exits() -> None:
     assert any(g.form == "unread" for g in true.paths[0]) and false.value is False
     stub = ast.parse("def g(x):\n    raise NotImplementedError\n").body[0]
     assert isinstance(stub, ast.FunctionDef) and return_cases(stub, frozenset({"x"})) is None
+
+
+CALLABLE_CODE = '''
+"""Hooks."""
+
+from typing import Callable
+
+
+def subscribe(handler: object):
+    """Subscribe."""
+    def unsubscribe() -> None:
+        pass
+    return unsubscribe
+
+
+def route(path: str) -> Callable[[object], object]:
+    """Route."""
+    return lambda f: f
+
+
+def handlers(name: str):
+    """Handlers."""
+    return [name]
+'''
+
+CALLABLE_DOC = """# Hooks
+
+`subscribe(handler)` returns a function that unsubscribes the handler.
+
+`route(path)` returns a decorator.
+
+`handlers(name)` returns a function that runs every handler.
+"""
+
+
+def test_a_stated_function_result_against_what_comes_back(tmp_path: Path) -> None:
+    pairs = review_written(tmp_path, {"hooks/__init__.py": CALLABLE_CODE, "docs/hooks.md": CALLABLE_DOC},
+                           ["docs/hooks.md"])
+    for part in ("`subscribe(handler)`", "`route(path)`"):
+        verdict = verdict_containing(pairs, part)
+        # callable, as stated; what calling it does was not checked, so not green either
+        assert verdict.verdict == "unverified", verdict.rationale
+        assert any("returns callable" in c for c in verdict.checks), verdict.checks
+    wrong = verdict_containing(pairs, "`handlers(name)`")
+    assert wrong.verdict == "contradicted" and "returns list, not callable" in wrong.rationale, wrong.rationale
+
+
+EXIT_CODE = '''
+"""A registry."""
+
+REGISTRY: dict[str, int] = {}
+
+
+class RegistryError(Exception):
+    """Registry problems."""
+
+
+def register(code: str, value: int, replace: bool = False) -> None:
+    """Register a code."""
+    if replace:
+        REGISTRY[code] = value
+        return
+    if code in REGISTRY:
+        raise RegistryError(code)
+    REGISTRY[code] = value
+'''
+
+EXIT_DOC = """# Registry
+
+`register(code, value, replace)` raises `RegistryError` if `replace` is true and the code is taken.
+"""
+
+
+def test_an_early_exit_before_a_raise_rules_its_condition_out(tmp_path: Path) -> None:
+    pairs = review_written(tmp_path, {"regi/__init__.py": EXIT_CODE, "docs/reg.md": EXIT_DOC}, ["docs/reg.md"])
+    verdict = verdict_containing(pairs, "`RegistryError`")
+    assert verdict.verdict == "contradicted", verdict.rationale
+    assert "never when `replace` is true" in verdict.rationale

@@ -333,8 +333,10 @@ def paths_to(fn: ast.FunctionDef | ast.AsyncFunctionDef, stmt: ast.AST, params: 
     return [as_copies(p, copies) for p in out]
 
 
-def raise_paths(fn: ast.FunctionDef | ast.AsyncFunctionDef, names: set[str], params: frozenset[str]) -> list[tuple[int, list[Path]]]:
-    """For each own ``raise`` of a class named in ``names``: its line and the paths to it."""
+def raise_paths(fn: ast.FunctionDef | ast.AsyncFunctionDef, names: set[str], params: frozenset[str],
+                *, siblings: bool = False) -> list[tuple[int, list[Path]]]:
+    """For each own ``raise`` of a class named in ``names``: its line and the paths to it
+    (with ``siblings``, the early exits before it too: see ``paths_to``)."""
     out: list[tuple[int, list[Path]]] = []
     for n in own_nodes(fn):
         if not isinstance(n, ast.Raise) or n.exc is None:
@@ -342,5 +344,5 @@ def raise_paths(fn: ast.FunctionDef | ast.AsyncFunctionDef, names: set[str], par
         target = n.exc.func if isinstance(n.exc, ast.Call) else n.exc
         short = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
         if short in names:
-            out.append((n.lineno, paths_to(fn, n, params)))
+            out.append((n.lineno, paths_to(fn, n, params, siblings=siblings)))
     return sorted(out, key=lambda r: r[0])

@@ -29,9 +29,14 @@ _ITER = frozenset(
      "abc.Iterator", "abc.Generator", "abc.Iterable"}
 )
 _NUMERIC = frozenset({"int", "float", "bool"})
+_CALLABLE = frozenset({"Callable", "typing.Callable", "collections.abc.Callable", "abc.Callable"})
+# Values that are never callable: a "returns a function" about them is wrong.
+_PLAIN_VALUES = frozenset({"list", "tuple", "dict", "set", "frozenset", "str", "int", "float", "bool", "bytes", "None",
+                           "iterator"})
 _CALL_KINDS = {"list": "list", "sorted": "list", "tuple": "tuple", "dict": "dict", "set": "set",
                "frozenset": "frozenset", "str": "str", "repr": "str", "int": "int", "len": "int",
-               "float": "float", "bool": "bool", "bytes": "bytes", "isinstance": "bool"}
+               "float": "float", "bool": "bool", "bytes": "bytes", "isinstance": "bool",
+               "partial": "callable", "functools.partial": "callable"}
 
 
 def annotation_kinds(ctx: ReviewContext, fn: Def, expr: ast.expr | None) -> set[str] | None:
@@ -69,6 +74,8 @@ def annotation_kinds(ctx: ReviewContext, fn: Def, expr: ast.expr | None) -> set[
         return {_BUILTIN[name]}
     if name in _ITER:
         return {"iterator"}
+    if name in _CALLABLE:
+        return {"callable"}
     if name in ("Self", "typing.Self") and fn.owner is not None:
         return {f"class:{fn.owner.qualname}"}
     res = ctx.resolver.resolve_in(fn.module, name)
@@ -114,6 +121,8 @@ def _value_kind(node: ast.expr | None) -> str | None:
         return "set"
     if isinstance(node, ast.JoinedStr):
         return "str"
+    if isinstance(node, ast.Lambda):
+        return "callable"
     if isinstance(node, ast.Constant):
         return {bool: "bool", int: "int", float: "float", str: "str", bytes: "bytes"}.get(type(node.value))
     if isinstance(node, (ast.Compare,)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
@@ -137,9 +146,12 @@ def inferred_kinds(fn: Def) -> set[str] | None:
     returns = [n for n in own if isinstance(n, ast.Return)]
     if not returns:
         return {"None"}
+    # ``def unsubscribe(): ...`` then ``return unsubscribe``: a function defined in the body
+    local_defs = {s.name for s in ast.walk(node) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s is not node}
     kinds: set[str] = set()
     for ret in returns:
-        kind = _value_kind(ret.value)
+        local = isinstance(ret.value, ast.Name) and ret.value.id in local_defs
+        kind = "callable" if local else _value_kind(ret.value)
         if kind is None:
             return None
         kinds.add(kind)
@@ -254,6 +266,9 @@ def compare(ctx: ReviewContext, stated: StatedType, kinds: set[str], claim: Clai
         return None
     if kind in kinds:
         return True
+    if kind == "callable":
+        # an instance of a class may be callable (``__call__``), and so is a class itself
+        return False if kinds <= _PLAIN_VALUES else None
     if kind in ("iterator", "None"):
         return None  # "returns None if ..." / "an iterator over ..." are often loose
     named = [k[6:] for k in kinds if k.startswith("class:")]

@@ -90,7 +90,10 @@ def raise_polarity(ctx: ReviewContext, fn: Def, exc: Def, condition: str, reache
     paths = raise_paths(node, names, params)
     if not paths:
         return None
-    tested = {g.subject for _, ps in paths for p in ps for g in p}
+    # An early exit before a raise (``if not replace: return``) also rules a literal out; it
+    # says nothing of what suffices for the raise, so agreement reads the enclosing guards only.
+    full = raise_paths(node, names, params, siblings=True)
+    tested = {g.subject for _, ps in full for p in ps for g in p if g.subject}
     states = frozenset(s for s in tested if s.startswith("state:"))
     alternatives = stated_alternatives(condition, params | {s for s in tested if "." in s}, states)
     if not alternatives:
@@ -107,13 +110,14 @@ def raise_polarity(ctx: ReviewContext, fn: Def, exc: Def, condition: str, reache
         # here (a loop's ``else``, a helper's result): its sense was not checked.
         return Polarity("unknown")
     every = [(line, p) for line, ps in paths for p in ps]
+    every_full = [(line, p) for line, ps in full for p in ps]
     all_implied = True
     for conj in alternatives:
-        results = [(on_path(conj, p), line) for line, p in every]
+        results = [(on_path(conj, p), line) for line, p in every_full]
         if all(r[0] == "rules-out" for r, _ in results) and sole():
             (_, s, g), line = results[0]
             return Polarity("contradicts", s, g, line)
-        all_implied &= any(r[0] == "implies" for r, _ in results)
+        all_implied &= any(on_path(conj, p)[0] == "implies" for _, p in every)
     return Polarity("agrees", read=tuple(s for conj in alternatives for s in conj)) if all_implied \
         else Polarity("unknown")
 

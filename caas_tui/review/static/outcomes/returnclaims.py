@@ -49,7 +49,10 @@ def _check_return(ctx: ReviewContext, claim: Claim, subject: Def, stated: Stated
     check = f"`{fn_label(subject)}` returns {said}"
     ev = ctx.evidence(subject)
     if verdict:
-        return [ok(check, ev, aspect="returns")] + _check_element(ctx, claim, subject, stated)
+        # "a function that unsubscribes the handler": that it is callable says nothing of
+        # what calling it does, so the check covers no result
+        return [ok(check, ev, aspect="names" if stated.kind == "callable" else "returns")] \
+            + _check_element(ctx, claim, subject, stated)
     actual = describe(kinds)
     edit = None
     if stated.kind and len(kinds) == 1 and token == stated.kind and not next(iter(kinds)).startswith("class:"):

@@ -30,6 +30,7 @@ _TYPE_WORDS = {
     "mapping": None, "set": "set", "frozenset": "frozenset", "str": "str", "string": "str", "int": "int",
     "integer": "int", "float": "float", "bool": "bool", "boolean": "bool", "bytes": "bytes", "none": "None",
     "nothing": "None", "iterator": "iterator", "generator": "iterator", "true": "bool", "false": "bool",
+    "function": "callable", "callable": "callable", "decorator": "callable", "closure": "callable",
 }
 # "the set of" is as often a mathematical set as a Python one: only these read as a type after "the".
 _CONTAINERS = frozenset({"list", "tuple", "dict", "dictionary"})
